@@ -1,0 +1,72 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared settings of the lab scripts: where things live, and small helpers.
+# Sourced, not run.
+
+LAB_REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# The work folder: the kernel trees and every build output. Outside the
+# repository by default; LAB_WORK moves it.
+LAB_WORK=${LAB_WORK:-/var/tmp/kernel-lab}
+LAB_TARBALL=${LAB_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+LAB_SRC=$LAB_WORK/src			# git repository: pristine commit + our series
+LAB_UPSTREAM=$LAB_WORK/upstream		# worktree of the pristine commit
+LAB_JOBS=${LAB_JOBS:-$(nproc)}
+VARIANT=${VARIANT:-ours}
+FLAVOR=${FLAVOR:-debug}
+
+die() { echo "lab: ERROR: $*" >&2; exit 1; }
+say() { echo "lab: $*"; }
+
+# Features in series order (features/series), optionally narrowed by
+# LAB_FEATURES (space separated) for working on one feature alone.
+lab_features() {
+	local f
+	grep -v '^\s*#' "$LAB_REPO/features/series" | awk 'NF{print $1}' |
+	while read -r f; do
+		if [ -z "${LAB_FEATURES:-}" ] || [[ " $LAB_FEATURES " == *" $f "* ]]; then
+			echo "$f"
+		fi
+	done
+}
+
+# The features our series carries on this variant (none on upstream).
+lab_series_features() {
+	local f
+	[ "$VARIANT" = ours ] || return 0
+	for f in $(lab_features); do
+		[ -f "$LAB_REPO/features/$f/commit" ] && echo "$f"
+	done
+}
+
+lab_tree() {
+	case "$VARIANT" in
+	ours) echo "$LAB_SRC" ;;
+	upstream) echo "$LAB_UPSTREAM" ;;
+	*) die "VARIANT must be 'ours' or 'upstream', not '$VARIANT'" ;;
+	esac
+}
+
+lab_build_dir() {
+	case "$FLAVOR" in
+	debug|nodebug) ;;
+	*) die "FLAVOR must be 'debug' or 'nodebug', not '$FLAVOR'" ;;
+	esac
+	echo "$LAB_WORK/build-$VARIANT-$FLAVOR"
+}
+
+# One kernel build at a time on this machine: two cores are shared by
+# everything, so concurrent lab runs queue here instead of thrashing.
+LAB_LOCK=${LAB_LOCK:-/var/tmp/kernel-lab.lock}
+lab_lock() {
+	exec 9>"$LAB_LOCK"
+	flock -n 9 || { say "waiting for another lab build to finish"; flock 9; }
+}
+
+kmake() {
+	make -C "$(lab_tree)" O="$(lab_build_dir)" ARCH=x86_64 \
+		CC="ccache gcc" HOSTCC="ccache gcc" LOCALVERSION= -j"$LAB_JOBS" "$@"
+}
+# One compiler cache for every work folder, so a second tree builds warm.
+export CCACHE_DIR=${CCACHE_DIR:-/var/tmp/kernel-lab-ccache}
+export CCACHE_BASEDIR=$LAB_WORK
+export CCACHE_NOHASHDIR=1
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}

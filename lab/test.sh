@@ -1,0 +1,71 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make test: build, boot and judge. The debug kernel (KASAN, lockdep,
+# kmemleak) runs the KUnit suites and the guest tests; when a selected
+# feature has timing-sensitive tests (guest-nodebug/), the non-debug kernel
+# boots once more for those. Ends with the line 'N passed, N failed'.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+export ONLY=${ONLY:-}
+
+selected() { [ -z "$ONLY" ] || [[ " $ONLY " == *" $1 "* ]]; }
+in_series() { [[ " $(lab_series_features | tr '\n' ' ') " == *" $1 "* ]]; }
+
+mkdir -p "$LAB_WORK"
+for f in $ONLY; do
+	[ -d "$LAB_REPO/features/$f" ] || die "ONLY=$f: no such feature (features/: $(lab_features | tr '\n' ' '))"
+done
+
+# The judge first: a judge that cannot fail would make every run green.
+python3 "$LAB_REPO/lab/judge_test.py" >"$LAB_WORK/judge_test.log" 2>&1 ||
+	{ cat "$LAB_WORK/judge_test.log"; die "the judge's own tests fail"; }
+
+flavors=debug
+for f in $(lab_features); do
+	selected "$f" && compgen -G "$LAB_REPO/features/$f/guest-nodebug/*" >/dev/null &&
+		flavors="debug nodebug" && break
+done
+
+total_pass=0 total_fail=0 total_skip=0 status=0
+for FLAVOR in $flavors; do
+	export FLAVOR
+	args=(--expect lab-smoke)
+	kunit=""
+	for f in $(lab_features); do
+		selected "$f" || continue
+		dir=$LAB_REPO/features/$f
+		tests=$dir/guest
+		[ "$FLAVOR" = nodebug ] && tests=$dir/guest-nodebug
+		for t in "$tests"/*.c "$tests"/*.sh; do
+			[ -e "$t" ] && args+=(--expect "$(basename "${t%.*}")")
+		done
+		[ "$FLAVOR" = debug ] && [ -f "$dir/kunit" ] || continue
+		for s in $(grep -v '^\s*#' "$dir/kunit"); do
+			if in_series "$f"; then
+				args+=(--expect "$s")
+				kunit+=" $s"
+			else
+				args+=(--expect-absent "$s=KUnit suite of our implementation, not in this kernel ($VARIANT)")
+			fi
+		done
+	done
+	"$LAB_REPO/lab/build.sh"
+	"$LAB_REPO/lab/initramfs.sh"
+	run=$LAB_WORK/runs/$VARIANT-$FLAVOR-test
+	t0=$(date +%s.%N)
+	LAB_KUNIT_SUITES=${ONLY:+$kunit} "$LAB_REPO/lab/boot.sh" test "$run" || true
+	say "boot and tests took $(echo "$(date +%s.%N) - $t0" | bc | cut -c1-6) s; /init at $(sed -n 's/^\[ *\([0-9.]*\)\] Run \/init.*/\1/p' "$run/console.log") s guest uptime"
+	set +e
+	"$LAB_REPO/lab/judge.py" --label "$VARIANT-$FLAVOR" --results "$run/results.ktap" \
+		--console "$run/console.log" --qemu-rc "$(cat "$run/qemu.rc" 2>/dev/null || echo 255)" "${args[@]}" |
+		tee "$run/verdict"
+	rc=${PIPESTATUS[0]}
+	set -e
+	[ $rc = 0 ] || status=1
+	read -r p f s < <(sed -n 's/.*: \([0-9]*\) passed, \([0-9]*\) failed\(, \([0-9]*\) skipped\)\?$/\1 \2 \4/p' "$run/verdict" | tail -n 1)
+	total_pass=$((total_pass + p)) total_fail=$((total_fail + f)) total_skip=$((total_skip + ${s:-0}))
+done
+tail=""
+[ "$total_skip" -gt 0 ] && tail=", $total_skip skipped"
+echo "$total_pass passed, $total_fail failed$tail"
+[ $status = 0 ] && [ "$total_fail" = 0 ] && [ "$total_pass" -gt 0 ]
