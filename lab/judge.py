@@ -51,6 +51,12 @@ def lines_of(path):
         return []
 
 
+def is_structure(line):
+    """True for the lines that shape a KTAP document (not free text)."""
+    return (line.startswith(('KTAP version', 'TAP version', '#')) or
+            bool(re.match(r'^1\.\.\d+$', line)) or bool(RESULT.match(line)))
+
+
 def parse_level(lines, i, indent):
     """Parse results at one indentation from lines[i]; return (tests, i, plan)."""
     tests, diags, plan = [], [], None
@@ -59,6 +65,13 @@ def parse_level(lines, i, indent):
         raw = lines[i]
         stripped = raw.lstrip(' ')
         depth = len(raw) - len(stripped)
+        if stripped and not is_structure(stripped):
+            # Free text (a KUnit expectation's operands, a message that
+            # spans lines) belongs to the test being run, whatever its
+            # indentation: keep it as a diagnostic, never as structure.
+            i += 1
+            diags.append(stripped)
+            continue
         if stripped and depth > indent:
             children, i, _ = parse_level(lines, i, depth)
             pending_children.extend(children)

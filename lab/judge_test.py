@@ -57,6 +57,22 @@ class JudgeTest(unittest.TestCase):
         self.assertIn('FAILED: demo_suite.the second property holds', out)
         self.assertIn('# a diagnostic', out)
 
+    def test_a_kunit_expectation_keeps_its_operands_and_message(self):
+        stream = ("KTAP version 1\n1..1\n    KTAP version 1\n"
+                  "    # Subtest: of_suite\n    1..2\n"
+                  "    # of_case: EXPECTATION FAILED at drivers/of/x.c:28\n"
+                  "    Expected np == ((void *)0), but\n"
+                  "        np == ffff888000977e00\n"
+                  "the node exists\n"
+                  "    not ok 1 of_case\n    ok 2 of_other\n"
+                  "not ok 1 of_suite\n# lab: done\n")
+        rc, out = judge(stream)
+        self.assertEqual(rc, 1)
+        self.assertIn('FAILED: of_suite.of_case', out)
+        self.assertIn('np == ffff888000977e00', out)
+        self.assertIn('the node exists', out)
+        self.assertTrue(out.rstrip().endswith('1 passed, 1 failed'), out)
+
     def test_a_guest_program_that_dies_fails_its_suite(self):
         rc, out = judge(GUEST.replace('ok 1 guest-prog', 'not ok 1 guest-prog') + '# lab: done\n')
         self.assertEqual(rc, 1)
