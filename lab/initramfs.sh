@@ -83,6 +83,7 @@ kmake -s M="$out/fixtures" INSTALL_MOD_PATH="$stage" INSTALL_MOD_STRIP=1 \
 depmod -b "$stage" "$release"
 
 for d in "$LAB_REPO"/fixtures/*/ ; do
+	lab_fixture_selected "$(basename "$d")" || continue
 	for o in "$d"*.dtso; do [ -e "$o" ] && compile_overlay "$o"; done
 done
 for f in $(lab_features); do

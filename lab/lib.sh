@@ -28,6 +28,12 @@ lab_features() {
 	done
 }
 
+# Fixtures built and packed: every folder of fixtures/, or those named in
+# LAB_FIXTURES (space separated) while one is being worked on.
+lab_fixture_selected() {
+	[ -z "${LAB_FIXTURES:-}" ] || [[ " $LAB_FIXTURES " == *" $1 "* ]]
+}
+
 # The features our series carries on this variant (none on upstream).
 lab_series_features() {
 	local f
