@@ -7,9 +7,12 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 SERIES_DIR=${SERIES_DIR:-$LAB_REPO/out/series}
 status=0
+# checkpatch's SPDX check runs scripts/spdxcheck.py with 'python3' from
+# PATH; Debian's, which has python3-ply, must win over any other.
+export PATH=/usr/bin:$PATH
 for p in "$SERIES_DIR"/*.patch; do
 	[ -e "$p" ] || { say "the series is empty"; break; }
-	if "$LAB_SRC/scripts/checkpatch.pl" --strict --terse --no-signoff --root="$LAB_SRC" "$p" \
+	if "$LAB_SRC/scripts/checkpatch.pl" --strict --terse --root="$LAB_SRC" "$p" \
 		>"$p.checkpatch" 2>&1; then
 		say "checkpatch: $(basename "$p"): $(tail -n 1 "$p.checkpatch")"
 	else

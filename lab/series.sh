@@ -46,7 +46,7 @@ commit_feature() {
 		say "feature $f has no changes yet; no commit"
 		return
 	fi
-	git -C "$STAGE" commit -q -F "$dir/commit"
+	git -C "$STAGE" commit -q -s -F "$dir/commit"
 	echo "$f" >>"$LAB_WORK/series-features.new"
 }
 
