@@ -18,6 +18,7 @@ if [ "$(id -u)" != 0 ]; then
 	exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
+t0=$(date +%s)
 if ! apt-get update -q >/tmp/lab-apt-update.log 2>&1 ||
    grep -qE '^(Err|W: Failed to fetch)' /tmp/lab-apt-update.log; then
 	echo "deps: ERROR: the Debian package manager cannot reach its archive (apt-get update failed, see /tmp/lab-apt-update.log)" >&2
@@ -28,3 +29,4 @@ apt-get install -y -q --no-install-recommends "${missing[@]}" >/tmp/lab-apt-inst
 	tail -n 20 /tmp/lab-apt-install.log >&2
 	exit 1
 }
+echo "deps: installed ${#missing[@]} packages in $(($(date +%s) - t0)) s"

@@ -103,4 +103,4 @@ done
 # Not compressed: unpacking is a copy, where gunzip under KASAN and TCG
 # costs seconds of every boot.
 (cd "$stage" && find . -print0 | cpio --null -o -H newc --quiet) >"$out/initramfs.cpio"
-say "initramfs: $(du -h "$out/initramfs.cpio" | cut -f1) ($(find "$stage/lab/tests" -type f | wc -l) guest test programs)"
+say "initramfs: $(du -h "$out/initramfs.cpio" | cut -f1) ($(find "$stage/lab/tests" -type f | wc -l) guest test programs) in $SECONDS s"

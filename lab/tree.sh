@@ -12,6 +12,7 @@ set -euo pipefail
 extract_pristine() {
 	[ -f "$LAB_TARBALL" ] || die "$LAB_TARBALL missing (package linux-source-6.12)"
 	say "extracting $LAB_TARBALL into $LAB_SRC"
+	local t0=$SECONDS
 	rm -rf "$LAB_SRC.tmp"
 	mkdir -p "$LAB_SRC.tmp"
 	tar -xf "$LAB_TARBALL" -C "$LAB_SRC.tmp" --strip-components=1
@@ -27,6 +28,7 @@ extract_pristine() {
 		git tag pristine
 	)
 	mv "$LAB_SRC.tmp" "$LAB_SRC"
+	say "extracted and committed the pristine tree in $((SECONDS - t0)) s"
 }
 
 mkdir -p "$LAB_WORK"
