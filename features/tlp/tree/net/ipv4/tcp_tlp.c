@@ -1,0 +1,578 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * TCP tail loss probe (TLP), RFC 8985 section 7.
+ *
+ * When the last segments of a flight are lost, no ACK comes back at all:
+ * there are no duplicate ACKs and no SACKs for RACK (tcp_recovery.c) to work
+ * with, and the sender would sit out a retransmission timeout. TLP arms a
+ * shorter probe timeout (PTO) instead, about two round trips after the last
+ * transmission, and when it fires sends one probe segment: new data if the
+ * peer's window admits it, else the last segment again. The ACK or SACK of
+ * the probe is what lets RACK see the tail loss and start fast recovery, or
+ * shows that the probe itself repaired a single lost segment.
+ *
+ * TLP never detects losses itself and never replaces the RTO: after a probe
+ * the RTO is armed again as the last resort (RFC 8985 section 7.3), and at
+ * most one of the reorder, probe and retransmission timers is pending
+ * (section 8), all multiplexed on icsk_retransmit_timer.
+ *
+ * State: tp->tlp_high_seq is TLP.end_seq (0 while no probe is in flight),
+ * tp->tlp_retrans is TLP.is_retrans. tcp_enter_loss() and
+ * tcp_init_cwnd_reduction() end an episode when recovery starts.
+ */
+
+#include <linux/proc_fs.h>
+#include <linux/seq_file.h>
+#include <net/netns/generic.h>
+#include <net/tcp.h>
+#include <kunit/visibility.h>
+
+#include "tcp_tlp.h"
+
+/*
+ * Per network namespace: the switches of this implementation's extensions
+ * (net.ipv4.tcp_tlp_*, documented in ip-sysctl.rst) and the counter of
+ * needless probes, kept here rather than in struct netns_ipv4 and the MIB
+ * so that TLP stays one unit.
+ */
+struct tcp_tlp_net {
+	u8 peer_ack_delay;
+	u8 trust_probe_sack;
+	u8 count_spurious;
+	atomic_long_t spurious;
+	struct ctl_table_header *sysctl;
+};
+
+static unsigned int tcp_tlp_net_id __read_mostly;
+static bool tcp_tlp_net_ready __read_mostly;
+
+static const struct tcp_tlp_net tcp_tlp_net_defaults = {
+	.peer_ack_delay = 1,
+	.trust_probe_sack = 1,
+	.count_spurious = 1,
+};
+
+static struct tcp_tlp_net *tcp_tlp_pernet(const struct net *net)
+{
+	return net_generic(net, tcp_tlp_net_id);
+}
+
+/* Sockets of early boot may run before the per-netns state exists. */
+static const struct tcp_tlp_net *tcp_tlp_cfg(const struct net *net)
+{
+	/* Pairs with the release in tcp_tlp_init(): the id is valid now. */
+	if (unlikely(!smp_load_acquire(&tcp_tlp_net_ready)))
+		return &tcp_tlp_net_defaults;
+	return tcp_tlp_pernet(net);
+}
+
+/* Values 1 and 2 selected Early Retransmit, removed in 2017 (RACK does it). */
+static bool tcp_tlp_enabled(u8 early_retrans)
+{
+	return early_retrans == 3 || early_retrans == 4;
+}
+
+/*
+ * Only a connection in Open or CWR state that has something in flight can
+ * lose its tail unnoticed; in Disorder, Recovery and Loss the sender already
+ * acts on SACKs or on the RTO. Without SACK a probe's ACK cannot point at the
+ * hole, and a Fast Open server must finish its handshake first (the timer
+ * then still retransmits the SYN-ACK).
+ */
+VISIBLE_IF_KUNIT bool tcp_tlp_may_schedule(const struct tcp_tlp_sched_input *in)
+{
+	if (!tcp_tlp_enabled(in->early_retrans) || in->fastopen_pending)
+		return false;
+	if (!in->packets_out || !in->sack)
+		return false;
+	return in->ca_state == TCP_CA_Open || in->ca_state == TCP_CA_CWR;
+}
+EXPORT_SYMBOL_IF_KUNIT(tcp_tlp_may_schedule);
+
+/*
+ * PTO = 2 * SRTT: one SRTT would fire on every ACK that is merely a little
+ * late. With one segment out the peer may hold its ACK back for its delayed
+ * ACK timer, so that allowance is added; with more, the receiver ACKs at once
+ * and 2 ms absorb timer granularity. 1 s with no RTT sample yet. Never later
+ * than the RTO; returns 0 when the RTO is due now, so the RTO comes first.
+ */
+VISIBLE_IF_KUNIT u32 tcp_tlp_pto_us(const struct tcp_tlp_pto_input *in)
+{
+	u64 pto_us;
+
+	if (in->rto_left_us <= 0)
+		return 0;
+	if (!in->srtt_us)
+		pto_us = jiffies_to_usecs(TCP_TIMEOUT_INIT);
+	else if (in->packets_out == 1)
+		pto_us = 2ULL * in->srtt_us + in->ack_delay_us;
+	else
+		pto_us = 2ULL * in->srtt_us + TCP_TIMEOUT_MIN_US;
+	pto_us = min_t(u64, pto_us, in->rto_left_us);
+	return min_t(u64, pto_us, U32_MAX);
+}
+EXPORT_SYMBOL_IF_KUNIT(tcp_tlp_pto_us);
+
+/*
+ * The delayed-ACK allowance for one outstanding segment. Knowing nothing of
+ * the peer, assume the largest delay a receiver is expected to use: the RTO
+ * floor. Once ACK delays have been measured (tcp_tlp_sample_ack_delay()),
+ * allow the measured delay with a quarter and 2 ms of margin, but never more
+ * than the floor: a longer PTO would gain nothing over the RTO.
+ */
+VISIBLE_IF_KUNIT u32 tcp_tlp_ack_delay_us(u32 measured_us, u32 rto_min_us)
+{
+	u64 allow_us;
+
+	if (!measured_us)
+		return rto_min_us;
+	allow_us = (u64)measured_us + measured_us / 4 + TCP_TIMEOUT_MIN_US;
+	return min_t(u64, allow_us, rto_min_us);
+}
+EXPORT_SYMBOL_IF_KUNIT(tcp_tlp_ack_delay_us);
+
+/*
+ * Track the largest recent ACK delay: a larger sample is taken at once (a
+ * peer that delayed an ACK once will again), a smaller one pulls the
+ * estimate down by a quarter of the gap. 0 means "never measured", so the
+ * estimate itself is at least 1 us.
+ */
+VISIBLE_IF_KUNIT u32 tcp_tlp_ack_delay_update(u32 est_us, u32 sample_us)
+{
+	if (!est_us || sample_us >= est_us)
+		return max(sample_us, 1U);
+	return max(est_us - (est_us - sample_us) / 4, 1U);
+}
+EXPORT_SYMBOL_IF_KUNIT(tcp_tlp_ack_delay_update);
+
+/*
+ * RFC 8985 section 7.3: at most one probe in flight; prefer new data, which
+ * probes without any ambiguity and may exceed cwnd by one segment, else the
+ * highest sequence sent, so that its SACK exposes every hole below it.
+ */
+VISIBLE_IF_KUNIT enum tcp_tlp_probe
+tcp_tlp_choose_probe(const struct tcp_tlp_probe_input *in)
+{
+	if (in->episode_open)
+		return TCP_TLP_PROBE_SKIP;
+	if (in->new_data && in->new_data_fits)
+		return TCP_TLP_PROBE_NEW;
+	if (!in->have_tail)
+		return TCP_TLP_PROBE_NOTHING;
+	return TCP_TLP_PROBE_TAIL;
+}
+EXPORT_SYMBOL_IF_KUNIT(tcp_tlp_choose_probe);
+
+/*
+ * Does the first segment of the unsent head (seq, end_seq, len bytes) fit
+ * into the peer's receive window, which ends at wnd_end? A probe may exceed
+ * cwnd, never the receive window.
+ */
+VISIBLE_IF_KUNIT bool tcp_tlp_head_fits(u32 seq, u32 end_seq, u32 len, u32 mss,
+					u32 wnd_end)
+{
+	if (len > mss)
+		end_seq = seq + mss;
+	return !after(end_seq, wnd_end);
+}
+EXPORT_SYMBOL_IF_KUNIT(tcp_tlp_head_fits);
+
+/*
+ * Where to split the last skb (len bytes, pcount segments of mss) so that the
+ * probe is its last segment alone: the offset of that segment, or 0 when the
+ * skb is a single segment (or shorter than pcount - 1 full ones, which only a
+ * shrinking MSS can make) and goes out whole.
+ */
+VISIBLE_IF_KUNIT u32 tcp_tlp_tail_split(u32 len, u32 pcount, u32 mss)
+{
+	u64 head_len;
+
+	if (pcount <= 1)
+		return 0;
+	head_len = (u64)(pcount - 1) * mss;
+	return len > head_len ? head_len : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(tcp_tlp_tail_split);
+
+/*
+ * RFC 8985 section 7.4.2. Nothing is decided until the ACK covers
+ * TLP.end_seq. A new-data probe then simply arrived. For a retransmitted
+ * probe, a DSACK of it, or a duplicate ACK carrying nothing, means the
+ * original got through too; an ACK beyond TLP.end_seq without such a DSACK
+ * means the probe filled a hole. An ACK of exactly TLP.end_seq waits: the
+ * DSACK of the second copy may still be on its way.
+ */
+VISIBLE_IF_KUNIT enum tcp_tlp_verdict
+tcp_tlp_judge_ack(const struct tcp_tlp_ack_input *in)
+{
+	if (before(in->ack, in->end_seq))
+		return TCP_TLP_OPEN;
+	if (!in->is_retrans)
+		return TCP_TLP_DELIVERED;
+	if (in->dsack_probe)
+		return TCP_TLP_NOT_NEEDED;
+	if (after(in->ack, in->end_seq))
+		return TCP_TLP_REPAIRED;
+	if (in->dupack)
+		return TCP_TLP_NOT_NEEDED;
+	return TCP_TLP_OPEN;
+}
+EXPORT_SYMBOL_IF_KUNIT(tcp_tlp_judge_ack);
+
+/*
+ * Could this SACK have been caused by the probe? Only if it came back no
+ * faster than the path allows, allowing a quarter of min_rtt for jitter (the
+ * reordering window RACK itself starts from). A SACK sooner than that after
+ * the probe left must be the original's.
+ */
+VISIBLE_IF_KUNIT bool tcp_tlp_rtt_fits_probe(u32 rtt_us, u32 min_rtt_us)
+{
+	return rtt_us >= min_rtt_us - min_rtt_us / 4;
+}
+EXPORT_SYMBOL_IF_KUNIT(tcp_tlp_rtt_fits_probe);
+
+static u32 tcp_tlp_peer_ack_delay(const struct sock *sk)
+{
+	u32 rto_min_us = tcp_rto_min_us(sk);
+
+	if (!READ_ONCE(tcp_tlp_cfg(sock_net(sk))->peer_ack_delay))
+		return rto_min_us;
+	return tcp_tlp_ack_delay_us(tcp_sk(sk)->tlp_ack_delay_us, rto_min_us);
+}
+
+/**
+ * tcp_schedule_loss_probe() - arm the probe timeout in place of the RTO
+ * @sk: the socket, locked
+ * @advancing_rto: the RTO is being restarted from now (an ACK of new data);
+ *	otherwise it keeps running from the transmission of the oldest
+ *	outstanding segment
+ *
+ * Called after new data was sent and on ACKs that (S)ACK data.
+ *
+ * Return: true if the PTO is armed, false if the caller keeps the RTO.
+ */
+bool tcp_schedule_loss_probe(struct sock *sk, bool advancing_rto)
+{
+	struct inet_connection_sock *icsk = inet_csk(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct tcp_tlp_sched_input now = {
+		.early_retrans =
+			READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_early_retrans),
+		.ca_state = icsk->icsk_ca_state,
+		.sack = tcp_is_sack(tp),
+		.fastopen_pending = !!rcu_access_pointer(tp->fastopen_rsk),
+		.packets_out = tp->packets_out,
+	};
+	struct tcp_tlp_pto_input pto;
+	u32 pto_us;
+
+	if (!tcp_tlp_may_schedule(&now))
+		return false;
+
+	pto.srtt_us = tp->srtt_us >> 3;
+	pto.packets_out = tp->packets_out;
+	pto.ack_delay_us = tcp_tlp_peer_ack_delay(sk);
+	pto.rto_left_us = advancing_rto ? jiffies_to_usecs(icsk->icsk_rto) :
+					  tcp_rto_delta_us(sk);
+	pto_us = tcp_tlp_pto_us(&pto);
+	if (!pto_us)
+		return false;
+
+	tcp_reset_xmit_timer(sk, ICSK_TIME_LOSS_PROBE, usecs_to_jiffies(pto_us),
+			     TCP_RTO_MAX);
+	return true;
+}
+
+/* push_one == 2 lets tcp_write_xmit() send one segment past cwnd. */
+static bool tcp_tlp_send_new(struct sock *sk, int mss)
+{
+	u32 packets_before = tcp_sk(sk)->packets_out;
+
+	tcp_write_xmit(sk, mss, TCP_NAGLE_OFF, 2, GFP_ATOMIC);
+	return tcp_sk(sk)->packets_out > packets_before;
+}
+
+static bool tcp_tlp_resend_tail(struct sock *sk, int mss)
+{
+	struct sk_buff *skb = skb_rb_last(&sk->tcp_rtx_queue);
+	u32 split;
+
+	/* The original is still in a qdisc or the driver: nothing was lost. */
+	if (skb_still_in_host_queue(sk, skb))
+		return false;
+	if (WARN_ON(!tcp_skb_pcount(skb)))
+		return false;
+
+	split = tcp_tlp_tail_split(skb->len, tcp_skb_pcount(skb), mss);
+	if (split) {
+		if (unlikely(tcp_fragment(sk, TCP_FRAG_IN_RTX_QUEUE, skb, split,
+					  mss, GFP_ATOMIC)))
+			return false;
+		skb = skb_rb_next(skb);
+		if (WARN_ON(!skb || !tcp_skb_pcount(skb)))
+			return false;
+	}
+	return !__tcp_retransmit_skb(sk, skb, 1);
+}
+
+static void tcp_tlp_probe_sent(struct sock *sk, bool retrans)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+
+	tp->tlp_high_seq = tp->snd_nxt;
+	tp->tlp_retrans = retrans;
+	NET_INC_STATS(sock_net(sk), LINUX_MIB_TCPLOSSPROBES);
+	/* Not pending any more, so tcp_rearm_rto() runs a full RTO from now. */
+	inet_csk(sk)->icsk_pending = 0;
+}
+
+/**
+ * tcp_send_loss_probe() - the probe timeout fired: send one probe segment
+ * @sk: the socket, locked (the write timer handler)
+ *
+ * Whether a probe went out or not, the RTO is armed next (RFC 8985 7.3).
+ */
+void tcp_send_loss_probe(struct sock *sk)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct sk_buff *head = tcp_send_head(sk);
+	int mss = tcp_current_mss(sk);
+	struct tcp_tlp_probe_input in = {
+		.episode_open = tp->tlp_high_seq != 0,
+		.new_data = !!head,
+		.new_data_fits = head &&
+				 tcp_tlp_head_fits(TCP_SKB_CB(head)->seq,
+						   TCP_SKB_CB(head)->end_seq,
+						   head->len, mss,
+						   tcp_wnd_end(tp)),
+		.have_tail = !tcp_rtx_queue_empty(sk),
+	};
+
+	switch (tcp_tlp_choose_probe(&in)) {
+	case TCP_TLP_PROBE_NEW:
+		if (tcp_tlp_send_new(sk, mss))
+			tcp_tlp_probe_sent(sk, false);
+		break;
+	case TCP_TLP_PROBE_TAIL:
+		if (tcp_tlp_resend_tail(sk, mss))
+			tcp_tlp_probe_sent(sk, true);
+		break;
+	case TCP_TLP_PROBE_NOTHING:
+		WARN_ONCE(tp->packets_out,
+			  "TLP: %u packets out but empty rtx queue, state %u\n",
+			  tp->packets_out, sk->sk_state);
+		inet_csk(sk)->icsk_pending = 0;
+		return;
+	case TCP_TLP_PROBE_SKIP:
+		break;
+	}
+	tcp_rearm_rto(sk);
+}
+
+/*
+ * Original and probe both arrived. If the probe was for a single segment,
+ * the peer held its ACK longer than the allowance: go back to the full
+ * allowance until new samples bring it down again.
+ */
+static void tcp_tlp_spurious(struct sock *sk)
+{
+	const struct tcp_tlp_net *cfg = tcp_tlp_cfg(sock_net(sk));
+
+	if (READ_ONCE(cfg->count_spurious) && cfg != &tcp_tlp_net_defaults)
+		atomic_long_inc(&tcp_tlp_pernet(sock_net(sk))->spurious);
+	if (READ_ONCE(cfg->peer_ack_delay) && tcp_sk(sk)->packets_out <= 1)
+		tcp_sk(sk)->tlp_ack_delay_us = tcp_rto_min_us(sk);
+}
+
+/* The probe repaired a loss: congestion was real, so reduce cwnd with PRR
+ * (RFC 8985 section 9.3) as for an ECN mark; undo is disabled.
+ */
+static void tcp_tlp_react_to_loss(struct sock *sk)
+{
+	tcp_enter_cwr(sk);
+	NET_INC_STATS(sock_net(sk), LINUX_MIB_TCPLOSSPROBERECOVERY);
+}
+
+/**
+ * tcp_tlp_process_ack() - end the probe episode when an ACK decides it
+ * @sk: the socket, locked, with a probe in flight (tp->tlp_high_seq != 0)
+ * @ack: the cumulative ACK number
+ * @dsack_probe: the ACK carries a DSACK of the probe's sequence range
+ * @dupack: a pure duplicate ACK: acks and SACKs nothing, carries no data
+ */
+void tcp_tlp_process_ack(struct sock *sk, u32 ack, bool dsack_probe,
+			 bool dupack)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct tcp_tlp_ack_input in = {
+		.ack = ack,
+		.end_seq = tp->tlp_high_seq,
+		.is_retrans = tp->tlp_retrans,
+		.dsack_probe = dsack_probe,
+		.dupack = dupack,
+	};
+
+	switch (tcp_tlp_judge_ack(&in)) {
+	case TCP_TLP_OPEN:
+		return;
+	case TCP_TLP_NOT_NEEDED:
+		tcp_tlp_spurious(sk);
+		break;
+	case TCP_TLP_REPAIRED:
+		tcp_tlp_react_to_loss(sk);
+		break;
+	case TCP_TLP_DELIVERED:
+		break;
+	}
+	tp->tlp_high_seq = 0;
+}
+
+/**
+ * tcp_tlp_sample_ack_delay() - learn how long the peer holds back its ACKs
+ * @sk: the socket, locked
+ * @rtt_us: RTT sample of the most recently sent segment this ACK covers,
+ *	negative if there is none (retransmitted data)
+ *
+ * The part of the RTT above min_rtt is time the ACK waited at the peer or
+ * in queues: an upper bound of the peer's ACK delay.
+ */
+void tcp_tlp_sample_ack_delay(struct sock *sk, long rtt_us)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	u32 min_rtt_us = tcp_min_rtt(tp);
+
+	if (rtt_us < 0 || min_rtt_us == ~0U ||
+	    !READ_ONCE(tcp_tlp_cfg(sock_net(sk))->peer_ack_delay))
+		return;
+	tp->tlp_ack_delay_us =
+		tcp_tlp_ack_delay_update(tp->tlp_ack_delay_us,
+					 max_t(long, rtt_us - min_rtt_us, 0));
+}
+
+/**
+ * tcp_tlp_sack_is_probe() - is a fast SACK of a retransmission the probe's?
+ * @tp: the socket
+ * @end_seq: end of the (S)ACKed retransmitted range
+ * @rtt_us: time since that range was last sent
+ *
+ * RACK ignores (S)ACKs of retransmissions that come back faster than
+ * min_rtt, taking them for a late original. A retransmitted probe is sent
+ * a whole PTO, at least two SRTTs, after its original: an original that late
+ * is beyond any reordering RACK waits for, while on a quiet path the probe's
+ * own SACK easily comes back a little under a min_rtt measured under load.
+ * So the SACK of the probe counts as the probe's when its RTT is plausible.
+ *
+ * Return: true if RACK should take the sample.
+ */
+bool tcp_tlp_sack_is_probe(const struct tcp_sock *tp, u32 end_seq, u32 rtt_us)
+{
+	const struct net *net = sock_net((const struct sock *)tp);
+
+	if (!READ_ONCE(tcp_tlp_cfg(net)->trust_probe_sack))
+		return false;
+	if (!tp->tlp_high_seq || !tp->tlp_retrans || end_seq != tp->tlp_high_seq)
+		return false;
+	return tcp_tlp_rtt_fits_probe(rtt_us, tcp_min_rtt(tp));
+}
+
+#ifdef CONFIG_PROC_FS
+/* /proc/net/tcp_tlp, in the two-line layout of /proc/net/netstat. */
+static int tcp_tlp_seq_show(struct seq_file *seq, void *v)
+{
+	struct tcp_tlp_net *tn = tcp_tlp_pernet(seq_file_single_net(seq));
+
+	seq_puts(seq, "TcpTLP: LossProbeSpurious\n");
+	seq_printf(seq, "TcpTLP: %ld\n", atomic_long_read(&tn->spurious));
+	return 0;
+}
+#endif
+
+static const struct ctl_table tcp_tlp_sysctl_template[] = {
+	{
+		.procname	= "tcp_tlp_peer_ack_delay",
+		.maxlen		= sizeof(u8),
+		.mode		= 0644,
+		.proc_handler	= proc_dou8vec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_ONE,
+	},
+	{
+		.procname	= "tcp_tlp_trust_probe_sack",
+		.maxlen		= sizeof(u8),
+		.mode		= 0644,
+		.proc_handler	= proc_dou8vec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_ONE,
+	},
+	{
+		.procname	= "tcp_tlp_count_spurious",
+		.maxlen		= sizeof(u8),
+		.mode		= 0644,
+		.proc_handler	= proc_dou8vec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_ONE,
+	},
+};
+
+static int __net_init tcp_tlp_net_init(struct net *net)
+{
+	struct tcp_tlp_net *tn = tcp_tlp_pernet(net);
+	struct ctl_table *table;
+
+	tn->peer_ack_delay = tcp_tlp_net_defaults.peer_ack_delay;
+	tn->trust_probe_sack = tcp_tlp_net_defaults.trust_probe_sack;
+	tn->count_spurious = tcp_tlp_net_defaults.count_spurious;
+	atomic_long_set(&tn->spurious, 0);
+
+	table = kmemdup(tcp_tlp_sysctl_template,
+			sizeof(tcp_tlp_sysctl_template), GFP_KERNEL);
+	if (!table)
+		return -ENOMEM;
+	table[0].data = &tn->peer_ack_delay;
+	table[1].data = &tn->trust_probe_sack;
+	table[2].data = &tn->count_spurious;
+	tn->sysctl = register_net_sysctl_sz(net, "net/ipv4", table,
+					    ARRAY_SIZE(tcp_tlp_sysctl_template));
+	if (!tn->sysctl)
+		goto err_free;
+	if (IS_ENABLED(CONFIG_PROC_FS) &&
+	    !proc_create_net_single("tcp_tlp", 0444, net->proc_net,
+				    tcp_tlp_seq_show, NULL))
+		goto err_sysctl;
+	return 0;
+
+err_sysctl:
+	unregister_net_sysctl_table(tn->sysctl);
+err_free:
+	kfree(table);
+	return -ENOMEM;
+}
+
+static void __net_exit tcp_tlp_net_exit(struct net *net)
+{
+	struct tcp_tlp_net *tn = tcp_tlp_pernet(net);
+	const struct ctl_table *table = tn->sysctl->ctl_table_arg;
+
+	remove_proc_entry("tcp_tlp", net->proc_net);
+	unregister_net_sysctl_table(tn->sysctl);
+	kfree(table);
+}
+
+static struct pernet_operations tcp_tlp_net_ops = {
+	.init = tcp_tlp_net_init,
+	.exit = tcp_tlp_net_exit,
+	.id = &tcp_tlp_net_id,
+	.size = sizeof(struct tcp_tlp_net),
+};
+
+static int __init tcp_tlp_init(void)
+{
+	int err = register_pernet_subsys(&tcp_tlp_net_ops);
+
+	if (err)
+		return err;
+	/* Publish tcp_tlp_net_id and every netns' state to tcp_tlp_cfg(). */
+	smp_store_release(&tcp_tlp_net_ready, true);
+	return 0;
+}
+fs_initcall(tcp_tlp_init);

@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests of the tail loss probe decisions in tcp_tlp.c: when a probe
+ * timeout may be armed, how long it is, which segment becomes the probe and
+ * what the ACKs that follow say about it.
+ */
+
+#include <kunit/test.h>
+#include <net/tcp.h>
+
+#include "tcp_tlp.h"
+
+#define MSS 1448U
+#define RTO_MIN_US 200000U
+
+/* A connection that may be probed; each test breaks one condition. */
+static struct tcp_tlp_sched_input probe_ready(void)
+{
+	return (struct tcp_tlp_sched_input){
+		.early_retrans = 3,
+		.ca_state = TCP_CA_Open,
+		.sack = true,
+		.packets_out = 10,
+	};
+}
+
+/* Values 0, 1 and 2 of tcp_early_retrans disable TLP (1, 2 were ER). */
+static void tlp_is_off_unless_early_retrans_is_3_or_4(struct kunit *test)
+{
+	struct tcp_tlp_sched_input in = probe_ready();
+	u8 v;
+
+	for (v = 0; v <= 5; v++) {
+		in.early_retrans = v;
+		KUNIT_EXPECT_EQ_MSG(test, tcp_tlp_may_schedule(&in),
+				    v == 3 || v == 4, "tcp_early_retrans=%u", v);
+	}
+}
+
+static void no_probe_before_fast_open_handshake_completes(struct kunit *test)
+{
+	struct tcp_tlp_sched_input in = probe_ready();
+
+	in.fastopen_pending = true;
+	KUNIT_EXPECT_FALSE(test, tcp_tlp_may_schedule(&in));
+}
+
+static void no_probe_with_nothing_in_flight(struct kunit *test)
+{
+	struct tcp_tlp_sched_input in = probe_ready();
+
+	in.packets_out = 0;
+	KUNIT_EXPECT_FALSE(test, tcp_tlp_may_schedule(&in));
+}
+
+static void no_probe_without_sack(struct kunit *test)
+{
+	struct tcp_tlp_sched_input in = probe_ready();
+
+	in.sack = false;
+	KUNIT_EXPECT_FALSE(test, tcp_tlp_may_schedule(&in));
+}
+
+/* Disorder, Recovery and Loss already act on SACKs or the RTO. */
+static void probe_only_in_open_or_cwr_state(struct kunit *test)
+{
+	struct tcp_tlp_sched_input in = probe_ready();
+	u8 state;
+
+	for (state = TCP_CA_Open; state <= TCP_CA_Loss; state++) {
+		in.ca_state = state;
+		KUNIT_EXPECT_EQ_MSG(test, tcp_tlp_may_schedule(&in),
+				    state == TCP_CA_Open || state == TCP_CA_CWR,
+				    "ca_state %u", state);
+	}
+}
+
+static struct tcp_tlp_pto_input pto_at(u32 srtt_us, u32 packets_out)
+{
+	return (struct tcp_tlp_pto_input){
+		.srtt_us = srtt_us,
+		.packets_out = packets_out,
+		.ack_delay_us = RTO_MIN_US,
+		.rto_left_us = 10 * USEC_PER_SEC,
+	};
+}
+
+static void pto_is_two_srtt_plus_2ms_with_several_segments_out(struct kunit *test)
+{
+	struct tcp_tlp_pto_input in = pto_at(20000, 4);
+
+	KUNIT_EXPECT_EQ(test, tcp_tlp_pto_us(&in), 2 * 20000 + 2000);
+}
+
+static void pto_allows_for_delayed_ack_with_one_segment_out(struct kunit *test)
+{
+	struct tcp_tlp_pto_input in = pto_at(20000, 1);
+
+	in.ack_delay_us = 7000;
+	KUNIT_EXPECT_EQ(test, tcp_tlp_pto_us(&in), 2 * 20000 + 7000);
+}
+
+static void pto_is_one_second_without_rtt_sample(struct kunit *test)
+{
+	struct tcp_tlp_pto_input in = pto_at(0, 3);
+
+	KUNIT_EXPECT_EQ(test, tcp_tlp_pto_us(&in), USEC_PER_SEC);
+}
+
+static void pto_never_fires_after_the_rto(struct kunit *test)
+{
+	struct tcp_tlp_pto_input in = pto_at(20000, 1);
+
+	in.rto_left_us = 150000;
+	KUNIT_EXPECT_EQ(test, tcp_tlp_pto_us(&in), 150000);
+	in = pto_at(0, 2);
+	in.rto_left_us = 300000;
+	KUNIT_EXPECT_EQ(test, tcp_tlp_pto_us(&in), 300000);
+}
+
+/* 0 tells the caller to keep the RTO that is already due. */
+static void no_pto_when_the_rto_is_due(struct kunit *test)
+{
+	struct tcp_tlp_pto_input in = pto_at(20000, 2);
+
+	in.rto_left_us = 0;
+	KUNIT_EXPECT_EQ(test, tcp_tlp_pto_us(&in), 0);
+	in.rto_left_us = -5000;
+	KUNIT_EXPECT_EQ(test, tcp_tlp_pto_us(&in), 0);
+}
+
+static void pto_of_a_huge_srtt_does_not_overflow(struct kunit *test)
+{
+	struct tcp_tlp_pto_input in = pto_at(U32_MAX, 2);
+
+	in.rto_left_us = S64_MAX;
+	KUNIT_EXPECT_EQ(test, tcp_tlp_pto_us(&in), U32_MAX);
+}
+
+static void unmeasured_peer_gets_the_rto_floor_as_ack_delay(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, tcp_tlp_ack_delay_us(0, RTO_MIN_US), RTO_MIN_US);
+}
+
+static void measured_ack_delay_gets_a_quarter_and_2ms_margin(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, tcp_tlp_ack_delay_us(40000, RTO_MIN_US),
+			40000 + 10000 + 2000);
+	KUNIT_EXPECT_EQ(test, tcp_tlp_ack_delay_us(1, RTO_MIN_US), 1 + 2000);
+}
+
+static void measured_ack_delay_never_exceeds_the_rto_floor(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, tcp_tlp_ack_delay_us(190000, RTO_MIN_US),
+			RTO_MIN_US);
+	KUNIT_EXPECT_EQ(test, tcp_tlp_ack_delay_us(U32_MAX, RTO_MIN_US),
+			RTO_MIN_US);
+}
+
+static void first_ack_delay_sample_is_taken_as_is(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, tcp_tlp_ack_delay_update(0, 3000), 3000);
+}
+
+/* 0 would read as "not measured": an undelayed peer is measured as 1 us. */
+static void ack_delay_estimate_is_never_zero(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, tcp_tlp_ack_delay_update(0, 0), 1);
+	KUNIT_EXPECT_EQ(test, tcp_tlp_ack_delay_update(1, 0), 1);
+	KUNIT_EXPECT_EQ(test, tcp_tlp_ack_delay_update(2, 0), 2);
+}
+
+static void larger_ack_delay_replaces_the_estimate(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, tcp_tlp_ack_delay_update(3000, 40000), 40000);
+}
+
+static void smaller_ack_delay_pulls_the_estimate_down_slowly(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, tcp_tlp_ack_delay_update(40000, 0), 30000);
+	KUNIT_EXPECT_EQ(test, tcp_tlp_ack_delay_update(40000, 20000), 35000);
+}
+
+/* RFC 8985 7.3 condition 1: at most one probe in flight. */
+static void no_second_probe_while_one_is_unacknowledged(struct kunit *test)
+{
+	struct tcp_tlp_probe_input in = {
+		.episode_open = true, .new_data = true, .new_data_fits = true,
+		.have_tail = true,
+	};
+
+	KUNIT_EXPECT_EQ(test, tcp_tlp_choose_probe(&in), TCP_TLP_PROBE_SKIP);
+}
+
+static void probe_is_new_data_when_the_window_admits_it(struct kunit *test)
+{
+	struct tcp_tlp_probe_input in = {
+		.new_data = true, .new_data_fits = true, .have_tail = true,
+	};
+
+	KUNIT_EXPECT_EQ(test, tcp_tlp_choose_probe(&in), TCP_TLP_PROBE_NEW);
+}
+
+static void probe_resends_the_tail_when_the_window_is_full(struct kunit *test)
+{
+	struct tcp_tlp_probe_input in = { .new_data = true, .have_tail = true };
+
+	KUNIT_EXPECT_EQ(test, tcp_tlp_choose_probe(&in), TCP_TLP_PROBE_TAIL);
+}
+
+static void probe_resends_the_tail_when_no_new_data_waits(struct kunit *test)
+{
+	struct tcp_tlp_probe_input in = { .have_tail = true };
+
+	KUNIT_EXPECT_EQ(test, tcp_tlp_choose_probe(&in), TCP_TLP_PROBE_TAIL);
+}
+
+static void nothing_to_probe_with_an_empty_queue(struct kunit *test)
+{
+	struct tcp_tlp_probe_input in = {};
+
+	KUNIT_EXPECT_EQ(test, tcp_tlp_choose_probe(&in), TCP_TLP_PROBE_NOTHING);
+}
+
+static void new_segment_fits_when_it_ends_at_the_window_edge(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, tcp_tlp_head_fits(1000, 1000 + MSS, MSS, MSS,
+						  1000 + MSS));
+	KUNIT_EXPECT_FALSE(test, tcp_tlp_head_fits(1000, 1000 + MSS, MSS, MSS,
+						   1000 + MSS - 1));
+}
+
+/* Only the first MSS of a large unsent skb has to fit. */
+static void only_the_first_mss_of_a_large_head_must_fit(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, tcp_tlp_head_fits(0, 4 * MSS, 4 * MSS, MSS, MSS));
+	KUNIT_EXPECT_FALSE(test, tcp_tlp_head_fits(0, 4 * MSS, 4 * MSS, MSS,
+						   MSS - 1));
+}
+
+/* A FIN takes a sequence number, so it needs window too. */
+static void head_with_fin_needs_one_more_sequence_number(struct kunit *test)
+{
+	KUNIT_EXPECT_FALSE(test, tcp_tlp_head_fits(0, 101, 100, MSS, 100));
+	KUNIT_EXPECT_TRUE(test, tcp_tlp_head_fits(0, 101, 100, MSS, 101));
+}
+
+static void window_test_survives_sequence_wraparound(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, tcp_tlp_head_fits(0xffffff00U, 0xffffff00U + MSS,
+						  MSS, MSS, 0x1000));
+}
+
+static void single_segment_tail_is_resent_whole(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, tcp_tlp_tail_split(MSS, 1, MSS), 0);
+	KUNIT_EXPECT_EQ(test, tcp_tlp_tail_split(100, 1, MSS), 0);
+	KUNIT_EXPECT_EQ(test, tcp_tlp_tail_split(0, 0, MSS), 0);
+}
+
+static void multi_segment_tail_is_split_before_its_last_mss(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, tcp_tlp_tail_split(3 * MSS, 3, MSS), 2 * MSS);
+	KUNIT_EXPECT_EQ(test, tcp_tlp_tail_split(2 * MSS + 1, 3, MSS), 2 * MSS);
+}
+
+/* After the MSS grew, the skb may hold fewer full segments than pcount. */
+static void short_tail_skb_is_resent_whole(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, tcp_tlp_tail_split(2 * MSS, 3, MSS), 0);
+}
+
+static struct tcp_tlp_ack_input ack_of(u32 ack, bool is_retrans)
+{
+	return (struct tcp_tlp_ack_input){
+		.ack = ack, .end_seq = 50000, .is_retrans = is_retrans,
+	};
+}
+
+static void ack_below_the_probe_decides_nothing(struct kunit *test)
+{
+	struct tcp_tlp_ack_input in = ack_of(49999, true);
+
+	in.dsack_probe = true;
+	KUNIT_EXPECT_EQ(test, tcp_tlp_judge_ack(&in), TCP_TLP_OPEN);
+	in = ack_of(40000, false);
+	KUNIT_EXPECT_EQ(test, tcp_tlp_judge_ack(&in), TCP_TLP_OPEN);
+}
+
+static void new_data_probe_ends_when_acknowledged(struct kunit *test)
+{
+	struct tcp_tlp_ack_input in = ack_of(50000, false);
+
+	KUNIT_EXPECT_EQ(test, tcp_tlp_judge_ack(&in), TCP_TLP_DELIVERED);
+	in = ack_of(60000, false);
+	KUNIT_EXPECT_EQ(test, tcp_tlp_judge_ack(&in), TCP_TLP_DELIVERED);
+}
+
+static void dsack_of_the_probe_means_nothing_was_lost(struct kunit *test)
+{
+	struct tcp_tlp_ack_input in = ack_of(60000, true);
+
+	in.dsack_probe = true;
+	KUNIT_EXPECT_EQ(test, tcp_tlp_judge_ack(&in), TCP_TLP_NOT_NEEDED);
+}
+
+static void ack_beyond_the_probe_without_dsack_is_a_repair(struct kunit *test)
+{
+	struct tcp_tlp_ack_input in = ack_of(50001, true);
+
+	KUNIT_EXPECT_EQ(test, tcp_tlp_judge_ack(&in), TCP_TLP_REPAIRED);
+}
+
+static void pure_dupack_at_the_probe_means_nothing_was_lost(struct kunit *test)
+{
+	struct tcp_tlp_ack_input in = ack_of(50000, true);
+
+	in.dupack = true;
+	KUNIT_EXPECT_EQ(test, tcp_tlp_judge_ack(&in), TCP_TLP_NOT_NEEDED);
+}
+
+/* The DSACK of the second copy may still follow this ACK. */
+static void ack_of_exactly_the_probe_waits_for_a_dsack(struct kunit *test)
+{
+	struct tcp_tlp_ack_input in = ack_of(50000, true);
+
+	KUNIT_EXPECT_EQ(test, tcp_tlp_judge_ack(&in), TCP_TLP_OPEN);
+}
+
+static void probe_verdict_survives_sequence_wraparound(struct kunit *test)
+{
+	struct tcp_tlp_ack_input in = {
+		.ack = 10, .end_seq = 0xfffffff0U, .is_retrans = true,
+	};
+
+	KUNIT_EXPECT_EQ(test, tcp_tlp_judge_ack(&in), TCP_TLP_REPAIRED);
+	in.ack = 0xffffffe0U;
+	KUNIT_EXPECT_EQ(test, tcp_tlp_judge_ack(&in), TCP_TLP_OPEN);
+}
+
+static void probe_sack_near_min_rtt_is_the_probes(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, tcp_tlp_rtt_fits_probe(20000, 20000));
+	KUNIT_EXPECT_TRUE(test, tcp_tlp_rtt_fits_probe(19000, 20000));
+	KUNIT_EXPECT_TRUE(test, tcp_tlp_rtt_fits_probe(15000, 20000));
+}
+
+static void sack_far_below_min_rtt_is_the_originals(struct kunit *test)
+{
+	KUNIT_EXPECT_FALSE(test, tcp_tlp_rtt_fits_probe(14999, 20000));
+	KUNIT_EXPECT_FALSE(test, tcp_tlp_rtt_fits_probe(100, 20000));
+}
+
+/* tcp_min_rtt() is ~0U before the first sample: trust nothing then. */
+static void sack_without_min_rtt_is_not_trusted(struct kunit *test)
+{
+	KUNIT_EXPECT_FALSE(test, tcp_tlp_rtt_fits_probe(200000, ~0U));
+}
+
+static struct kunit_case tcp_tlp_test_cases[] = {
+	KUNIT_CASE(tlp_is_off_unless_early_retrans_is_3_or_4),
+	KUNIT_CASE(no_probe_before_fast_open_handshake_completes),
+	KUNIT_CASE(no_probe_with_nothing_in_flight),
+	KUNIT_CASE(no_probe_without_sack),
+	KUNIT_CASE(probe_only_in_open_or_cwr_state),
+	KUNIT_CASE(pto_is_two_srtt_plus_2ms_with_several_segments_out),
+	KUNIT_CASE(pto_allows_for_delayed_ack_with_one_segment_out),
+	KUNIT_CASE(pto_is_one_second_without_rtt_sample),
+	KUNIT_CASE(pto_never_fires_after_the_rto),
+	KUNIT_CASE(no_pto_when_the_rto_is_due),
+	KUNIT_CASE(pto_of_a_huge_srtt_does_not_overflow),
+	KUNIT_CASE(unmeasured_peer_gets_the_rto_floor_as_ack_delay),
+	KUNIT_CASE(measured_ack_delay_gets_a_quarter_and_2ms_margin),
+	KUNIT_CASE(measured_ack_delay_never_exceeds_the_rto_floor),
+	KUNIT_CASE(first_ack_delay_sample_is_taken_as_is),
+	KUNIT_CASE(ack_delay_estimate_is_never_zero),
+	KUNIT_CASE(larger_ack_delay_replaces_the_estimate),
+	KUNIT_CASE(smaller_ack_delay_pulls_the_estimate_down_slowly),
+	KUNIT_CASE(no_second_probe_while_one_is_unacknowledged),
+	KUNIT_CASE(probe_is_new_data_when_the_window_admits_it),
+	KUNIT_CASE(probe_resends_the_tail_when_the_window_is_full),
+	KUNIT_CASE(probe_resends_the_tail_when_no_new_data_waits),
+	KUNIT_CASE(nothing_to_probe_with_an_empty_queue),
+	KUNIT_CASE(new_segment_fits_when_it_ends_at_the_window_edge),
+	KUNIT_CASE(only_the_first_mss_of_a_large_head_must_fit),
+	KUNIT_CASE(head_with_fin_needs_one_more_sequence_number),
+	KUNIT_CASE(window_test_survives_sequence_wraparound),
+	KUNIT_CASE(single_segment_tail_is_resent_whole),
+	KUNIT_CASE(multi_segment_tail_is_split_before_its_last_mss),
+	KUNIT_CASE(short_tail_skb_is_resent_whole),
+	KUNIT_CASE(ack_below_the_probe_decides_nothing),
+	KUNIT_CASE(new_data_probe_ends_when_acknowledged),
+	KUNIT_CASE(dsack_of_the_probe_means_nothing_was_lost),
+	KUNIT_CASE(ack_beyond_the_probe_without_dsack_is_a_repair),
+	KUNIT_CASE(pure_dupack_at_the_probe_means_nothing_was_lost),
+	KUNIT_CASE(ack_of_exactly_the_probe_waits_for_a_dsack),
+	KUNIT_CASE(probe_verdict_survives_sequence_wraparound),
+	KUNIT_CASE(probe_sack_near_min_rtt_is_the_probes),
+	KUNIT_CASE(sack_far_below_min_rtt_is_the_originals),
+	KUNIT_CASE(sack_without_min_rtt_is_not_trusted),
+	{}
+};
+
+static struct kunit_suite tcp_tlp_test_suite = {
+	.name = "tcp_tlp",
+	.test_cases = tcp_tlp_test_cases,
+};
+
+kunit_test_suite(tcp_tlp_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the TCP tail loss probe");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
