@@ -17,6 +17,7 @@ inputs_hash() {
 	(
 		cd "$LAB_REPO"
 		echo "$(lab_features)"
+		sha1sum lab/series.sh		# how the commits are made
 		for f in $(lab_features); do
 			find "features/$f/commit" "features/$f/tree" "features/$f/patches" \
 				-type f 2>/dev/null | sort | xargs -r sha1sum || true
