@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dmaengine-pcm-alsa-utils: the virtual loopback seen through Debian's
+ * alsa-utils, the way a user would look at it: aplay's view of the hardware
+ * constraints the DMA controller implies, and alsabat's sine round trip.
+ * Parity: the same on upstream.
+ */
+#include "vloop.h"
+
+#define DEVICE	"hw:CARD=vloop,DEV=0"
+
+/* Run @cmd, keep up to @size bytes of its output; returns its exit status. */
+static int run(const char *cmd, char *out, size_t size)
+{
+	size_t len = 0, n;
+	FILE *p = popen(cmd, "r");
+	int rc;
+
+	out[0] = 0;
+	if (!p)
+		return -1;
+	while (len < size - 1 && (n = fread(out + len, 1, size - 1 - len, p)) > 0)
+		len += n;
+	out[len] = 0;
+	rc = pclose(p);
+	return rc == -1 ? -1 : WEXITSTATUS(rc);
+}
+
+/* One line of the dump, e.g. "PERIOD_BYTES: [32 65536]", as printed. */
+static int has_line(const char *out, const char *want)
+{
+	const char *p = strstr(out, want);
+
+	return p && (p == out || p[-1] == '\n');
+}
+
+static void case_dump_hw_params(int card)
+{
+	static char out[16384];
+	int rc = -1, ok;
+
+	if (card >= 0)
+		rc = run("aplay -D " DEVICE " --dump-hw-params -t raw -f S16_LE -c 2 -r 48000 -d 1 /dev/zero 2>&1",
+			 out, sizeof(out));
+	ok = rc == 0 && has_line(out, "FORMAT:  S8 S16_LE S24_LE S32_LE S24_3LE") &&
+	     has_line(out, "PERIOD_BYTES: [32 65536]") && has_line(out, "CHANNELS: [1 8]") &&
+	     has_line(out, "RATE: [8000 192000]");
+	if (!ok)
+		ktap_diag("aplay exit %d, output:\n%s", rc, out);
+	ktap_result(ok, "aplay --dump-hw-params shows the formats, channels, rates and period bytes the DAI and the controller imply");
+}
+
+static void case_alsabat(int card)
+{
+	static char out[16384];
+	int rc = -1;
+
+	if (card >= 0)
+		rc = run("cd /tmp && alsabat -P " DEVICE " -C " DEVICE " -c 2 -r 48000 -f S16_LE -F 997 -n 48000 2>&1",
+			 out, sizeof(out));
+	if (rc != 0)
+		ktap_diag("alsabat exit %d, output:\n%s", rc, out);
+	ktap_result(rc == 0, "alsabat finds its 997 Hz sine back through the loopback");
+}
+
+int main(void)
+{
+	int card = -1, id;
+
+	vloop_watchdog(300);
+	ktap_begin("dmaengine-pcm-alsa-utils", 3);
+	vloop_sh("modprobe vdma && modprobe vi2s");
+	id = vloop_overlay_apply("vloop");
+	if (id >= 0)
+		card = vloop_wait_card(20);
+	ktap_result(card >= 0, "the vloop overlay gives a card alsa-lib can open");
+	case_dump_hw_params(card);
+	case_alsabat(card);
+	vloop_overlay_remove(id);
+	vloop_wait_no_card(10);
+	return ktap_end();
+}

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dmaengine-pcm-lifecycle: how the generic dmaengine PCM comes and goes with
+ * its firmware description and its DMA controller: a missing "rx" channel,
+ * no channel at all, a controller bound after the I2S (deferred probe),
+ * the description removed during playback, and each residue granularity
+ * the controller may report. Parity: the same on upstream.
+ */
+#include "vloop.h"
+
+#define GRANULARITY	"/sys/module/vdma/parameters/residue_granularity"
+
+static int exists(const char *fmt, int n)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), fmt, n);
+	return access(path, F_OK) == 0;
+}
+
+/* Start a playback of silence; 0 or -errno. */
+static int start_playback(struct vloop_pcm *p, int card, unsigned int period, unsigned int periods)
+{
+	void *zero;
+	long n;
+	int ret = vloop_pcm_open(p, card, SNDRV_PCM_STREAM_PLAYBACK, 1);
+
+	if (!ret)
+		ret = vloop_pcm_setup(p, SNDRV_PCM_FORMAT_S16_LE, 2, 48000, period, periods);
+	if (ret)
+		return ret;
+	zero = calloc(p->buffer, p->frame_bytes);
+	if (!zero)
+		return -ENOMEM;
+	n = vloop_pcm_xfer(p, zero, p->buffer);
+	free(zero);
+	if (n < 0)
+		return (int)n;
+	return vloop_pcm_ioctl(p, SNDRV_PCM_IOCTL_START);
+}
+
+static long pointer(struct vloop_pcm *p)
+{
+	struct snd_pcm_status st;
+
+	return vloop_pcm_status(p, &st) ? -1 : (long)st.hw_ptr;
+}
+
+static void case_playback_only(void)
+{
+	int id = vloop_overlay_apply("vloop-norx"), card = id < 0 ? -1 : vloop_wait_card(20);
+	struct vloop_pcm p = { .fd = -1 };
+	int ok = card >= 0, has_c = 0, played = 0;
+
+	if (ok) {
+		has_c = exists("/dev/snd/pcmC%dD0c", card);
+		played = !start_playback(&p, card, 1024, 4);
+		vloop_sleep_ms(100);
+		played = played && pointer(&p) > 0;
+		vloop_pcm_close(&p);
+	}
+	ktap_diag("card %d, capture device %s, playback %s", card, has_c ? "present" : "absent",
+		  played ? "runs" : "does not run");
+	ktap_result(ok && !has_c && played, "a DAI without an \"rx\" channel gets a playback-only PCM");
+	vloop_overlay_remove(id);
+	vloop_wait_no_card(10);
+}
+
+static void case_no_channel(void)
+{
+	int id = vloop_overlay_apply("vloop-nodma"), card = -1, i2s_bound = 0, card_bound = 1;
+
+	if (id >= 0) {
+		card = vloop_wait_card(3);
+		i2s_bound = access("/sys/bus/platform/devices/vi2s/driver", F_OK) == 0;
+		card_bound = access("/sys/bus/platform/devices/vloop-card/driver", F_OK) == 0;
+	}
+	ktap_diag("overlay %d: card %d, vi2s %s, vloop-card %s", id, card,
+		  i2s_bound ? "bound" : "unbound", card_bound ? "bound" : "unbound");
+	ktap_result(id >= 0 && card < 0 && i2s_bound && !card_bound,
+		    "a DAI with no DMA channel at all makes the card fail to probe");
+	vloop_overlay_remove(id);
+	vloop_wait_no_card(10);
+}
+
+static int deferred(const char *dev)
+{
+	char buf[4096];
+
+	return vloop_read_file("/sys/kernel/debug/devices_deferred", buf, sizeof(buf)) > 0 &&
+	       strstr(buf, dev);
+}
+
+static void case_deferral(void)
+{
+	int unloaded = vloop_sh("rmmod vdma") == 0, id, was_deferred = 0, card = -1;
+
+	id = vloop_overlay_apply("vloop");
+	if (unloaded && id >= 0) {
+		vloop_sleep_ms(500);
+		was_deferred = deferred("vi2s") && vloop_card("vloop") < 0;
+		vloop_sh("modprobe vdma");
+		card = vloop_wait_card(20);
+	}
+	ktap_diag("vdma unloaded %d, overlay %d, vi2s deferred %d, card %d", unloaded, id,
+		  was_deferred, card);
+	ktap_result(was_deferred && card >= 0,
+		    "the I2S defers while its DMA controller is unbound, then the card appears");
+	vloop_overlay_remove(id);
+	vloop_wait_no_card(10);
+}
+
+/* Exit status of @pid if it ends within @seconds; else kill it and return -1. */
+static int wait_child(pid_t pid, double seconds)
+{
+	double end = vloop_now() + seconds;
+	int status;
+
+	while (waitpid(pid, &status, WNOHANG) == 0) {
+		if (vloop_now() > end) {
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+			return -1;
+		}
+		vloop_sleep_ms(20);
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/*
+ * The card is freed only once every file on it is released, so the removal
+ * runs in a child while we still hold the stream. The child must not hold
+ * it too: a forked copy of the descriptor keeps the file open, and the
+ * removal would wait for its own process forever.
+ */
+static pid_t remove_aside(int id, struct vloop_pcm *p)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		close(p->fd);
+		_exit(vloop_overlay_remove(id) ? 1 : 0);
+	}
+	return pid;
+}
+
+static void case_unbind_while_playing(void)
+{
+	int id = vloop_overlay_apply("vloop"), card = id < 0 ? -1 : vloop_wait_card(20);
+	struct vloop_pcm p = { .fd = -1 };
+	int started = card >= 0 && !start_playback(&p, card, 1024, 8), gone = 0, again = -1;
+	int removed = -1;
+	char buf[4096] = "";
+	pid_t remover = -1;
+	long w = 0;
+
+	if (started) {
+		vloop_sleep_ms(50);
+		remover = remove_aside(id, &p);
+		if (remover > 0)
+			id = -1;
+		gone = vloop_wait_no_card(10);
+		w = vloop_pcm_xfer(&p, buf, 1024);
+	}
+	vloop_pcm_close(&p);
+	if (remover > 0)
+		removed = wait_child(remover, 30);
+	/* Everything must come back from scratch. */
+	if (removed == 0) {
+		id = vloop_overlay_apply("vloop");
+		if (id >= 0)
+			again = vloop_wait_card(20);
+	}
+	ktap_diag("started %d, card gone %d, write after removal %ld, removal status %d, card again %d",
+		  started, gone, w, removed, again);
+	ktap_result(started && gone && w < 0 && removed == 0 && again >= 0,
+		    "removing the description during playback ends the stream and the card comes back");
+	vloop_overlay_remove(id);
+	vloop_wait_no_card(10);
+}
+
+/*
+ * With residue per burst the pointer moves inside periods; per segment and
+ * per descriptor (period counting) it only stops on period boundaries, and
+ * the PCM says so with BATCH.
+ */
+static void case_granularity(int g, const char *name)
+{
+	struct vloop_pcm p = { .fd = -1 };
+	int id, card = -1, batch = -1, inside = 0, samples = 0;
+	long ptr, last = -1, period = 1024;
+	double end;
+	char test[160];
+
+	vloop_sh("echo %d > " GRANULARITY, g);
+	id = vloop_overlay_apply("vloop");
+	if (id >= 0)
+		card = vloop_wait_card(20);
+	if (card >= 0 && !start_playback(&p, card, period, 8)) {
+		batch = !!(p.info & SNDRV_PCM_INFO_BATCH);
+		for (end = vloop_now() + 0.4; vloop_now() < end; vloop_sleep_ms(2)) {
+			ptr = pointer(&p);
+			if (ptr == last)
+				continue;
+			samples++;
+			inside += ptr % period != 0;
+			last = ptr;
+		}
+	}
+	vloop_pcm_close(&p);
+	vloop_overlay_remove(id);
+	vloop_wait_no_card(10);
+	ktap_diag("granularity %d: batch %d, %d pointer positions, %d inside a period", g, batch,
+		  samples, inside);
+	snprintf(test, sizeof(test), "a controller with %s residue gives %s", name,
+		 g == 2 ? "a non-batch PCM whose pointer moves within periods" :
+			  "a batch PCM whose pointer moves by whole periods");
+	if (g == 2)
+		ktap_result(batch == 0 && samples > 2 && inside > 0, test);
+	else
+		ktap_result(batch == 1 && samples > 2 && inside == 0, test);
+}
+
+int main(void)
+{
+	vloop_watchdog(300);
+	ktap_begin("dmaengine-pcm-lifecycle", 7);
+	vloop_sh("modprobe vdma && modprobe vi2s");
+
+	case_playback_only();
+	case_no_channel();
+	case_deferral();
+	case_unbind_while_playing();
+	case_granularity(1, "segment");
+	case_granularity(0, "descriptor");
+	case_granularity(2, "burst");
+	return ktap_end();
+}

@@ -1,0 +1,378 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vloop.h - shared by the dmaengine-pcm guest suites: the virtual loopback
+ * fixtures (vdma + vi2s, fixtures/vi2s/vloop*.dtso) and a PCM driven through
+ * the raw ALSA ioctls of <sound/asound.h>, no alsa-lib needed.
+ */
+#ifndef VLOOP_H
+#define VLOOP_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <sound/asound.h>
+
+#include "ktap.h"
+
+#define VLOOP_OVERLAYS	"/lab/overlays"
+#define VDMA_DEBUGFS	"/sys/kernel/debug/vdma/vdma"
+#define VI2S_DEBUGFS	"/sys/kernel/debug/vi2s/vi2s"
+
+static inline double vloop_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static inline void vloop_sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+static void vloop_watchdog_fired(int sig)
+{
+	static const char msg[] = "# watchdog: the suite did not finish in time\nBail out!\n";
+
+	(void)sig;
+	if (write(STDOUT_FILENO, msg, sizeof(msg) - 1) < 0)
+		_exit(2);
+	_exit(1);
+}
+
+/*
+ * End the suite with a verdict after @seconds even if a call into the
+ * kernel never returns (the lab's own timeout would only say "timeout").
+ */
+static inline void vloop_watchdog(unsigned int seconds)
+{
+	signal(SIGALRM, vloop_watchdog_fired);
+	alarm(seconds);
+}
+
+/* Run a shell command quietly; returns its exit status. */
+static inline int vloop_sh(const char *fmt, ...)
+{
+	char cmd[512];
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	rc = system(cmd);
+	return rc == -1 ? -1 : WEXITSTATUS(rc);
+}
+
+/* Read a whole small file into buf; returns bytes or -errno. */
+static inline int vloop_read_file(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY), n, total = 0;
+
+	if (fd < 0)
+		return -errno;
+	while ((n = read(fd, buf + total, size - 1 - total)) > 0)
+		total += n;
+	close(fd);
+	buf[total] = 0;
+	return total;
+}
+
+/* The value of "key: N" in a debugfs file, or -1. */
+static inline long long vloop_stat(const char *path, const char *key)
+{
+	char buf[4096], *p;
+	size_t klen = strlen(key);
+
+	if (vloop_read_file(path, buf, sizeof(buf)) < 0)
+		return -1;
+	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, key, klen) && p[klen] == ':')
+			return atoll(p + klen + 1);
+	return -1;
+}
+
+/* Card number whose id is @id, or -1. */
+static inline int vloop_card(const char *id)
+{
+	char path[64], buf[64];
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		snprintf(path, sizeof(path), "/proc/asound/card%d/id", i);
+		if (vloop_read_file(path, buf, sizeof(buf)) > 0 &&
+		    !strncmp(buf, id, strlen(id)) && buf[strlen(id)] == '\n')
+			return i;
+	}
+	return -1;
+}
+
+static inline int vloop_wait_card(double seconds)
+{
+	double end = vloop_now() + seconds;
+	int card;
+
+	while ((card = vloop_card("vloop")) < 0 && vloop_now() < end)
+		vloop_sleep_ms(50);
+	return card;
+}
+
+static inline int vloop_wait_no_card(double seconds)
+{
+	double end = vloop_now() + seconds;
+
+	while (vloop_card("vloop") >= 0 && vloop_now() < end)
+		vloop_sleep_ms(50);
+	return vloop_card("vloop") < 0;
+}
+
+/* Apply /lab/overlays/<name>.dtbo; returns the overlay id or -1. */
+static inline int vloop_overlay_apply(const char *name)
+{
+	char cmd[256], out[32] = "";
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "lab-overlay apply %s/%s.dtbo 2>&1", VLOOP_OVERLAYS, name);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	if (!fgets(out, sizeof(out), p))
+		out[0] = 0;
+	if (pclose(p) != 0)
+		return -1;
+	return out[0] >= '0' && out[0] <= '9' ? atoi(out) : -1;
+}
+
+static inline int vloop_overlay_remove(int id)
+{
+	return id < 0 ? 0 : vloop_sh("lab-overlay remove %d", id);
+}
+
+/* ---------------------------------------------------------------------------
+ * A PCM through raw ioctls
+ */
+
+struct vloop_pcm {
+	int fd;
+	int stream;
+	snd_pcm_format_t format;
+	unsigned int channels, rate;
+	snd_pcm_uframes_t period, buffer;
+	unsigned int frame_bytes;
+	unsigned int info;
+};
+
+static inline int vloop_pcm_open(struct vloop_pcm *pcm, int card, int stream, int nonblock)
+{
+	char path[64];
+
+	memset(pcm, 0, sizeof(*pcm));
+	snprintf(path, sizeof(path), "/dev/snd/pcmC%dD0%c", card,
+		 stream == SNDRV_PCM_STREAM_PLAYBACK ? 'p' : 'c');
+	pcm->stream = stream;
+	pcm->fd = open(path, O_RDWR | O_CLOEXEC | (nonblock ? O_NONBLOCK : 0));
+	return pcm->fd < 0 ? -errno : 0;
+}
+
+static inline void vloop_pcm_close(struct vloop_pcm *pcm)
+{
+	if (pcm->fd >= 0)
+		close(pcm->fd);
+	pcm->fd = -1;
+}
+
+static inline struct snd_interval *hw_ival(struct snd_pcm_hw_params *p, int param)
+{
+	return &p->intervals[param - SNDRV_PCM_HW_PARAM_FIRST_INTERVAL];
+}
+
+static inline struct snd_mask *hw_mask(struct snd_pcm_hw_params *p, int param)
+{
+	return &p->masks[param - SNDRV_PCM_HW_PARAM_FIRST_MASK];
+}
+
+/* Everything allowed: what HW_REFINE starts from. */
+static inline void hw_any(struct snd_pcm_hw_params *p)
+{
+	int i;
+
+	memset(p, 0, sizeof(*p));
+	for (i = SNDRV_PCM_HW_PARAM_FIRST_MASK; i <= SNDRV_PCM_HW_PARAM_LAST_MASK; i++)
+		memset(hw_mask(p, i), 0xff, sizeof(struct snd_mask));
+	for (i = SNDRV_PCM_HW_PARAM_FIRST_INTERVAL; i <= SNDRV_PCM_HW_PARAM_LAST_INTERVAL; i++)
+		hw_ival(p, i)->max = UINT_MAX;
+	p->rmask = ~0U;
+	p->info = ~0U;
+}
+
+static inline void hw_set_mask(struct snd_pcm_hw_params *p, int param, unsigned int bit)
+{
+	struct snd_mask *m = hw_mask(p, param);
+
+	memset(m, 0, sizeof(*m));
+	m->bits[bit / 32] = 1U << (bit % 32);
+}
+
+static inline void hw_set_int(struct snd_pcm_hw_params *p, int param, unsigned int v)
+{
+	struct snd_interval *i = hw_ival(p, param);
+
+	i->min = i->max = v;
+	i->integer = 1;
+}
+
+static inline int hw_mask_has(struct snd_pcm_hw_params *p, int param, unsigned int bit)
+{
+	return !!(hw_mask(p, param)->bits[bit / 32] & (1U << (bit % 32)));
+}
+
+/* The physical bytes of one sample of @format (the formats vi2s offers). */
+static inline int vloop_sample_bytes(snd_pcm_format_t format)
+{
+	switch (format) {
+	case SNDRV_PCM_FORMAT_S8: return 1;
+	case SNDRV_PCM_FORMAT_S16_LE: return 2;
+	case SNDRV_PCM_FORMAT_S24_3LE: return 3;
+	case SNDRV_PCM_FORMAT_S24_LE:
+	case SNDRV_PCM_FORMAT_S32_LE: return 4;
+	default: return -1;
+	}
+}
+
+static inline int vloop_sample_bits(snd_pcm_format_t format)
+{
+	switch (format) {
+	case SNDRV_PCM_FORMAT_S24_3LE:
+	case SNDRV_PCM_FORMAT_S24_LE: return 24;
+	default: return vloop_sample_bytes(format) * 8;
+	}
+}
+
+static inline const char *vloop_format_name(snd_pcm_format_t format)
+{
+	switch (format) {
+	case SNDRV_PCM_FORMAT_S8: return "S8";
+	case SNDRV_PCM_FORMAT_S16_LE: return "S16_LE";
+	case SNDRV_PCM_FORMAT_S24_3LE: return "S24_3LE";
+	case SNDRV_PCM_FORMAT_S24_LE: return "S24_LE";
+	case SNDRV_PCM_FORMAT_S32_LE: return "S32_LE";
+	default: return "?";
+	}
+}
+
+/*
+ * hw_params for an exact configuration, then sw_params with a manual start
+ * (start_threshold beyond reach) and an xrun when the buffer runs out.
+ */
+static inline int vloop_pcm_setup(struct vloop_pcm *pcm, snd_pcm_format_t format,
+				  unsigned int channels, unsigned int rate,
+				  snd_pcm_uframes_t period, unsigned int periods)
+{
+	struct snd_pcm_hw_params hw;
+	struct snd_pcm_sw_params sw;
+
+	hw_any(&hw);
+	hw_set_mask(&hw, SNDRV_PCM_HW_PARAM_ACCESS, SNDRV_PCM_ACCESS_RW_INTERLEAVED);
+	hw_set_mask(&hw, SNDRV_PCM_HW_PARAM_FORMAT, format);
+	hw_set_mask(&hw, SNDRV_PCM_HW_PARAM_SUBFORMAT, SNDRV_PCM_SUBFORMAT_STD);
+	hw_set_int(&hw, SNDRV_PCM_HW_PARAM_CHANNELS, channels);
+	hw_set_int(&hw, SNDRV_PCM_HW_PARAM_RATE, rate);
+	hw_set_int(&hw, SNDRV_PCM_HW_PARAM_PERIOD_SIZE, period);
+	hw_set_int(&hw, SNDRV_PCM_HW_PARAM_PERIODS, periods);
+	if (ioctl(pcm->fd, SNDRV_PCM_IOCTL_HW_PARAMS, &hw) < 0)
+		return -errno;
+	pcm->format = format;
+	pcm->channels = channels;
+	pcm->rate = rate;
+	pcm->period = hw_ival(&hw, SNDRV_PCM_HW_PARAM_PERIOD_SIZE)->min;
+	pcm->buffer = hw_ival(&hw, SNDRV_PCM_HW_PARAM_BUFFER_SIZE)->min;
+	pcm->frame_bytes = channels * vloop_sample_bytes(format);
+	pcm->info = hw.info;
+
+	memset(&sw, 0, sizeof(sw));
+	sw.proto = SNDRV_PCM_VERSION;
+	sw.tstamp_mode = SNDRV_PCM_TSTAMP_NONE;
+	sw.period_step = 1;
+	sw.avail_min = 1;
+	sw.start_threshold = LONG_MAX;
+	sw.stop_threshold = pcm->buffer;
+	if (ioctl(pcm->fd, SNDRV_PCM_IOCTL_SW_PARAMS, &sw) < 0)
+		return -errno;
+	if (ioctl(pcm->fd, SNDRV_PCM_IOCTL_PREPARE) < 0)
+		return -errno;
+	return 0;
+}
+
+static inline int vloop_pcm_ioctl(struct vloop_pcm *pcm, unsigned long req)
+{
+	return ioctl(pcm->fd, req) < 0 ? -errno : 0;
+}
+
+static inline int vloop_pcm_status(struct vloop_pcm *pcm, struct snd_pcm_status *st)
+{
+	memset(st, 0, sizeof(*st));
+	return ioctl(pcm->fd, SNDRV_PCM_IOCTL_STATUS, st) < 0 ? -errno : 0;
+}
+
+/* Frames transferred (>= 0), or -errno (-EAGAIN when nonblocking and full). */
+static inline long vloop_pcm_xfer(struct vloop_pcm *pcm, void *buf, snd_pcm_uframes_t frames)
+{
+	struct snd_xferi x = { .buf = buf, .frames = frames };
+	unsigned long req = pcm->stream == SNDRV_PCM_STREAM_PLAYBACK ?
+			    SNDRV_PCM_IOCTL_WRITEI_FRAMES : SNDRV_PCM_IOCTL_READI_FRAMES;
+
+	if (ioctl(pcm->fd, req, &x) < 0)
+		return -errno;
+	return x.result;
+}
+
+/*
+ * A pseudo-random, never-zero test signal: sample @k of the stream, fitted
+ * to @bits as a positive value. A hash rather than a counter, so a shifted
+ * or repeated block cannot match by wrapping around.
+ */
+static inline int32_t vloop_signal(uint64_t k, int bits)
+{
+	uint64_t h = (k + 1) * 0x9e3779b97f4a7c15ULL;
+
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ULL;
+	h ^= h >> 32;
+	return (int32_t)(h % ((1ULL << (bits - 1)) - 1)) + 1;
+}
+
+static inline void vloop_put_sample(uint8_t *p, int32_t v, int bytes)
+{
+	int i;
+
+	for (i = 0; i < bytes; i++)
+		p[i] = (uint8_t)((uint32_t)v >> (8 * i));
+}
+
+static inline int32_t vloop_get_sample(const uint8_t *p, int bytes, int bits)
+{
+	uint32_t v = 0;
+	int i;
+
+	for (i = 0; i < bytes; i++)
+		v |= (uint32_t)p[i] << (8 * i);
+	if (bits < 32)
+		v &= (1U << bits) - 1;
+	return (int32_t)v;
+}
+
+#endif /* VLOOP_H */
