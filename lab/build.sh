@@ -21,6 +21,13 @@ t1=$(date +%s)
 # Fixtures: a copy per build, so variants never share objects.
 fix=$out/fixtures
 mkdir -p "$fix"
+# A fixture gone from the repository goes from the copy too: rsync
+# --delete cannot, as the objects it is told to ignore keep it non-empty.
+for d in "$fix"/*/; do
+	if [ -d "$d" ] && [ ! -d "$LAB_REPO/fixtures/$(basename "$d")" ]; then
+		rm -rf "$d"
+	fi
+done
 rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='*.mod*' \
 	--exclude='.*.cmd' --exclude='Module.symvers' --exclude='modules.order' \
 	--exclude='*.dtbo' --exclude='/Kbuild' "$LAB_REPO/fixtures/" "$fix/"
