@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * arb-bench - what arbitration costs, on the non-debug kernel:
+ *  - the uncontended claim and release, as the time one transfer takes
+ *    through the arbitrator minus the same transfer on the parent bus,
+ *    against its floor of twice slew-delay-us (claim, then release);
+ *  - transfers per second and each master's share (Jain's fairness index)
+ *    with two and three masters saturating the bus for a fixed time.
+ * Prints "key value" lines between the lab's bench markers.
+ */
+#include "../guest/arb-lib.h"
+
+#define SOLO_TRANSFERS	2000
+#define SATURATE_S	10.0
+#define SLEW_US		10
+
+struct runner {
+	int bus, master, masters;
+	volatile int *stop;
+	long done, failed;
+};
+
+static void *run_until_stop(void *arg)
+{
+	struct runner *r = arg;
+	struct hammer h = { .bus = r->bus, .master = r->master, .masters = r->masters };
+	char path[32];
+	cpu_set_t cpus;
+	long i;
+	int fd;
+
+	CPU_ZERO(&cpus);
+	CPU_SET(r->master % 2, &cpus);
+	sched_setaffinity(0, sizeof(cpus), &cpus);
+	snprintf(path, sizeof(path), "/dev/i2c-%d", r->bus);
+	fd = open(path, O_RDWR);
+	if (fd < 0)
+		return NULL;
+	for (i = 0; !*r->stop; i++)
+		hammer_step(&h, fd, i);
+	r->done = h.done;
+	r->failed = h.failed;
+	close(fd);
+	return NULL;
+}
+
+static double solo_us(int bus)
+{
+	struct hammer h;
+	int b[1] = { bus };
+	struct hammer sum;
+
+	hammer_all(&h, 1, b, SOLO_TRANSFERS, &sum);
+	return sum.failed ? -1 : sum.seconds * 1e6 / SOLO_TRANSFERS;
+}
+
+static void saturate(int masters)
+{
+	struct runner r[ARB_MAX];
+	pthread_t th[ARB_MAX];
+	volatile int stop = 0;
+	struct arb_topo t;
+	int bus[ARB_MAX], m;
+	double sum = 0, sq = 0, t0, secs;
+
+	if (!topo_overlay_up(&t, masters) || !topo_children(&t, bus)) {
+		printf("masters%d_error setup\n", masters);
+		topo_down(&t);
+		return;
+	}
+	t0 = now_s();
+	for (m = 0; m < masters; m++) {
+		r[m] = (struct runner){ .bus = bus[m], .master = m,
+					.masters = masters, .stop = &stop };
+		pthread_create(&th[m], NULL, run_until_stop, &r[m]);
+	}
+	usleep(SATURATE_S * 1e6);
+	stop = 1;
+	for (m = 0; m < masters; m++)
+		pthread_join(th[m], NULL);
+	secs = now_s() - t0;
+	for (m = 0; m < masters; m++) {
+		sum += r[m].done;
+		sq += (double)r[m].done * r[m].done;
+		printf("masters%d_share_%c %ld\n", masters, 'a' + m, r[m].done);
+	}
+	printf("masters%d_transfers_per_s %.0f\n", masters, sum / secs);
+	printf("masters%d_jain %.3f\n", masters, sq ? sum * sum / (masters * sq) : 0);
+	printf("masters%d_collisions %lld\n", masters, sim_monitor(&t, "collisions"));
+	topo_down(&t);
+}
+
+int main(void)
+{
+	struct arb_topo t;
+	int child[ARB_MAX], parent[ARB_MAX];
+	double arb, raw;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (system("modprobe i2c-wire-sim"))
+		return 1;
+	if (topo_overlay_up(&t, 2) && topo_children(&t, child) && topo_parents(&t, parent)) {
+		raw = solo_us(parent[0]);
+		arb = solo_us(child[0]);
+		printf("transfer_parent_us %.1f\n", raw);
+		printf("transfer_arbitrated_us %.1f\n", arb);
+		printf("claim_release_overhead_us %.1f\n", arb - raw);
+		printf("claim_release_floor_us %d\n", 2 * SLEW_US);
+	}
+	topo_down(&t);
+	saturate(2);
+	if (!ktap_upstream())
+		saturate(3);
+	return 0;
+}

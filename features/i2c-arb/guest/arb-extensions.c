@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * arb-extensions - what our arbitrator does beyond the seed and upstream
+ * 6.12: three masters on one bus (two their-claim lines each), and the
+ * same topologies described by software nodes (fixtures/i2c-arb-swnode)
+ * instead of device tree.
+ */
+#include "arb-lib.h"
+
+#define TRANSFERS	200
+
+static bool hammer_clean(struct arb_topo *t, const char *name)
+{
+	struct hammer h[ARB_MAX], sum;
+	int bus[ARB_MAX];
+	long long coll;
+
+	sim_reset(t);
+	if (!topo_children(t, bus)) {
+		ktap_diag("%s: an arbitrator has no child bus", t->what);
+		return ktap_result(false, name);
+	}
+	hammer_all(h, t->masters, bus, TRANSFERS, &sum);
+	coll = sim_monitor(t, "collisions");
+	hammer_diag(h, t->masters);
+	ktap_diag("%s, %d masters: %lld collisions", t->what, t->masters, coll);
+	return ktap_result(coll == 0 && sum.failed == 0 && sum.corrupted == 0 &&
+			   sum.done == t->masters * TRANSFERS, name);
+}
+
+static int one_transfer(int bus)
+{
+	struct hammer h = { .bus = bus, .masters = 3 };
+	char path[32];
+	int fd;
+
+	snprintf(path, sizeof(path), "/dev/i2c-%d", bus);
+	fd = open(path, O_RDWR);
+	if (fd < 0)
+		return -errno;
+	hammer_step(&h, fd, 0);
+	close(fd);
+	return h.failed ? -h.first_errno : 0;
+}
+
+/* A stuck claim of A stops B and C, and only until it is released. */
+static void stuck_claim_of_three(struct arb_topo *t, const char *name)
+{
+	int bus[ARB_MAX], fd, b = 1, c = 1, b2 = 1, c2 = 1;
+
+	if (topo_children(t, bus) && (fd = arb_handle_hold(t, t->handle[0])) >= 0) {
+		b = one_transfer(bus[1]);
+		c = one_transfer(bus[2]);
+		arb_handle_release(fd);
+		b2 = one_transfer(bus[1]);
+		c2 = one_transfer(bus[2]);
+	}
+	ktap_diag("A stuck: B %d, C %d; released: B %d, C %d", b, c, b2, c2);
+	ktap_result(b == -EBUSY && c == -EBUSY && !b2 && !c2, name);
+}
+
+static bool swnode_up(struct arb_topo *t, int masters)
+{
+	char cmd[96];
+
+	topo_swnode(t, masters);
+	snprintf(cmd, sizeof(cmd), "modprobe i2c-arb-swnode masters=%d", masters);
+	return !system(cmd) && topo_wait_bound(t, 10);
+}
+
+static void swnode_down(void)
+{
+	if (system("rmmod i2c-arb-swnode"))
+		ktap_diag("rmmod i2c-arb-swnode failed");
+}
+
+static void case_three_overlay(void)
+{
+	static const char *bind = "three masters from a DT overlay bind, each arbitrator reading two their-claim lines";
+	static const char *hammer = "three masters hammering the EEPROM through their arbitrators never collide nor corrupt a byte";
+	static const char *stuck = "a stuck claim of one of three masters makes both others fail with EBUSY until released";
+	struct arb_topo t;
+
+	if (!ktap_extension(bind)) {
+		ktap_extension(hammer);
+		ktap_extension(stuck);
+		return;
+	}
+	if (!ktap_result(topo_overlay_up(&t, 3), bind)) {
+		ktap_result(false, hammer);
+		ktap_result(false, stuck);
+		topo_down(&t);
+		return;
+	}
+	hammer_clean(&t, hammer);
+	stuck_claim_of_three(&t, stuck);
+	topo_down(&t);
+}
+
+static void case_swnode(int masters)
+{
+	char bind[128], hammer[160];
+	struct arb_topo t;
+
+	snprintf(bind, sizeof(bind), "%d masters described by software nodes bind, without device tree", masters);
+	snprintf(hammer, sizeof(hammer), "%d masters described by software nodes hammer the EEPROM without collision or corruption", masters);
+	if (!ktap_extension(bind)) {
+		ktap_extension(hammer);
+		return;
+	}
+	if (ktap_result(swnode_up(&t, masters), bind))
+		hammer_clean(&t, hammer);
+	else
+		ktap_result(false, hammer);
+	swnode_down();
+}
+
+int main(void)
+{
+	ktap_begin("arb-extensions", 7);
+	if (system("modprobe i2c-wire-sim"))
+		ktap_diag("modprobe i2c-wire-sim failed");
+	case_three_overlay();
+	case_swnode(2);
+	case_swnode(3);
+	return ktap_end();
+}

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * arb-two-masters - two masters share one simulated I2C bus, each through
+ * its own GPIO challenge-and-response arbitrator (DT overlay
+ * features/i2c-arb/i2c-arb-two.dtso). The seed's behaviour, so all but the
+ * counters also hold on the upstream 6.12 driver.
+ */
+#include "arb-lib.h"
+
+/* Per master; the heavy run is guest-nodebug/arb-stress. */
+#define TRANSFERS	300
+#define CYCLES		100
+
+static struct arb_topo topo;
+
+static bool case_binds(void)
+{
+	int bus[ARB_MAX];
+	bool ok = topo_overlay_up(&topo, 2) && topo_children(&topo, bus);
+
+	if (ok)
+		ktap_diag("arbitrated buses i2c-%d and i2c-%d", bus[0], bus[1]);
+	return ktap_result(ok, "the overlay of two masters binds both arbitrators, each with a child bus");
+}
+
+static void case_arbitrated_hammer(void)
+{
+	struct hammer h[ARB_MAX], sum;
+	int bus[ARB_MAX];
+	long long coll;
+
+	sim_reset(&topo);
+	if (!topo_children(&topo, bus)) {
+		ktap_result(false, "two masters hammering the EEPROM through their arbitrators never collide nor corrupt a byte");
+		return;
+	}
+	hammer_all(h, 2, bus, TRANSFERS, &sum);
+	coll = sim_monitor(&topo, "collisions");
+	hammer_diag(h, 2);
+	ktap_diag("monitor: %lld collisions, %lld starts, %lld stops", coll,
+		  sim_monitor(&topo, "starts"), sim_monitor(&topo, "stops"));
+	ktap_result(coll == 0 && sum.failed == 0 && sum.corrupted == 0 &&
+		    sum.done == 2 * TRANSFERS,
+		    "two masters hammering the EEPROM through their arbitrators never collide nor corrupt a byte");
+}
+
+/* The negative control: it proves the monitor sees what arbitration prevents. */
+static void case_unarbitrated_hammer(void)
+{
+	struct hammer h[ARB_MAX], sum;
+	int bus[ARB_MAX];
+	long long coll = -1;
+	int round;
+
+	sim_reset(&topo);
+	if (topo_parents(&topo, bus)) {
+		for (round = 0; round < 5; round++) {
+			hammer_all(h, 2, bus, TRANSFERS / 3, &sum);
+			coll = sim_monitor(&topo, "collisions");
+			if (coll > 0)
+				break;
+		}
+		hammer_diag(h, 2);
+	}
+	ktap_diag("monitor: %lld collisions without arbitration", coll);
+	sim_reset(&topo);
+	ktap_result(coll > 0, "the same two masters without arbitrators collide on the wires");
+}
+
+static int one_transfer(int bus)
+{
+	struct hammer h = { .bus = bus, .masters = 2, .master = bus & 1 };
+	char path[32];
+	int fd;
+
+	snprintf(path, sizeof(path), "/dev/i2c-%d", bus);
+	fd = open(path, O_RDWR);
+	if (fd < 0)
+		return -errno;
+	hammer_step(&h, fd, 0);
+	close(fd);
+	return h.failed ? -h.first_errno : 0;
+}
+
+static void case_stuck_claim(void)
+{
+	int bus[ARB_MAX], fd, busy_ret = 0, a_ret = -1, after = -1;
+	double t0, busy_s = 0;
+	bool ok = false;
+
+	sim_reset(&topo);
+	if (topo_children(&topo, bus)) {
+		fd = arb_handle_hold(&topo, topo.handle[0]);
+		if (fd >= 0) {
+			t0 = now_s();
+			busy_ret = one_transfer(bus[1]);
+			busy_s = now_s() - t0;
+			/* A's own claim being stuck does not stop A. */
+			a_ret = one_transfer(bus[0]);
+			arb_handle_release(fd);
+			after = one_transfer(bus[1]);
+			ok = busy_ret == -EBUSY && busy_s >= ARB_WAIT_FREE_S &&
+			     busy_s < ARB_WAIT_FREE_S + ARB_WAIT_LATE_S &&
+			     a_ret == 0 && after == 0;
+		} else {
+			ktap_diag("cannot drive the claim wire of A: %s", strerror(-fd));
+		}
+	}
+	ktap_diag("B while A's claim is stuck: %d after %.3f s (wait-free %.3f s); A: %d; B after release: %d",
+		  busy_ret, busy_s, ARB_WAIT_FREE_S, a_ret, after);
+	ktap_result(ok, "a stuck claim of one master makes the other fail with EBUSY after wait-free, and work once released");
+}
+
+/* Extension: the debugfs counters of our driver. */
+static void case_counters(void)
+{
+	static const char *name = "the arbitrators count claims, contention, back-offs and timeouts in debugfs";
+	char before[2][512], after[2][512];
+	struct hammer h[ARB_MAX], sum;
+	int bus[ARB_MAX], fd, m;
+	long long claims, contended, timeouts;
+	bool ok;
+
+	if (!ktap_extension(name))
+		return;
+	ok = topo_children(&topo, bus);
+	for (m = 0; ok && m < 2; m++)
+		ok = !arb_stats(bus[m], before[m], sizeof(before[m]));
+	if (!ok) {
+		ktap_result(false, name);
+		return;
+	}
+	hammer_all(h, 2, bus, TRANSFERS, &sum);
+	fd = arb_handle_hold(&topo, topo.handle[0]);
+	one_transfer(bus[1]);
+	if (fd >= 0)
+		arb_handle_release(fd);
+	for (m = 0; m < 2; m++)
+		arb_stats(bus[m], after[m], sizeof(after[m]));
+	ktap_diag("A: %s", after[0]);
+	ktap_diag("B: %s", after[1]);
+	claims = stat_of(after[0], "claims") - stat_of(before[0], "claims") +
+		 stat_of(after[1], "claims") - stat_of(before[1], "claims");
+	contended = stat_of(after[0], "contended") + stat_of(after[1], "contended") -
+		    stat_of(before[0], "contended") - stat_of(before[1], "contended");
+	timeouts = stat_of(after[1], "timeouts") - stat_of(before[1], "timeouts");
+	ktap_result(claims == sum.done && contended > 0 && timeouts == 1 &&
+		    stat_of(after[0], "wait_max_us") >= stat_of(after[0], "wait_mean_us") &&
+		    stat_of(after[1], "wait_max_us") >= stat_of(after[1], "wait_mean_us"),
+		    name);
+}
+
+static int unbind_bind(const char *dev)
+{
+	const char *drv = "/sys/bus/platform/drivers/i2c-arb-gpio-challenge";
+	char path[128];
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/unbind", drv);
+	ret = write_text(path, dev);
+	if (ret)
+		return ret;
+	snprintf(path, sizeof(path), "%s/bind", drv);
+	return write_text(path, dev);
+}
+
+static void case_rebind(void)
+{
+	int i, m, bus[ARB_MAX], err = 0;
+
+	for (i = 0; i < CYCLES && !err; i++)
+		for (m = 0; m < 2 && !err; m++)
+			err = unbind_bind(topo.arb_dev[m]);
+	ktap_diag("%d unbind/bind cycles, last error %d", i, err);
+	ktap_result(!err && topo_children(&topo, bus) && !one_transfer(bus[0]) &&
+		    !one_transfer(bus[1]),
+		    "unbinding and binding both arbitrators 100 times leaves working buses");
+}
+
+static void case_overlay_cycles(void)
+{
+	static const char *const needles[] = {
+		"i2c_arb", "i2c_mux", "i2c_arbitrator", NULL
+	};
+	int i, bus[ARB_MAX], leaks;
+	bool ok = true;
+
+	topo_down(&topo);
+	for (i = 0; i < CYCLES && ok; i++) {
+		ok = topo_overlay_up(&topo, 2);
+		topo_down(&topo);
+	}
+	ok = ok && topo_overlay_up(&topo, 2) && topo_children(&topo, bus) &&
+	     !one_transfer(bus[0]) && !one_transfer(bus[1]);
+	topo_down(&topo);
+	leaks = kmemleak_suspects(needles);
+	ktap_diag("%d apply/remove cycles, kmemleak suspects in the arbitrator: %d", i, leaks);
+	ktap_result(ok && leaks <= 0,
+		    "applying and removing the two-master overlay 100 times leaves working buses and no leak");
+}
+
+int main(void)
+{
+	ktap_begin("arb-two-masters", 7);
+	if (!case_binds()) {
+		ktap_diag("no arbitrated buses: the remaining cases cannot run");
+		return ktap_end();
+	}
+	case_arbitrated_hammer();
+	case_stuck_claim();
+	case_counters();
+	case_unarbitrated_hammer();
+	case_rebind();
+	case_overlay_cycles();
+	return ktap_end();
+}
