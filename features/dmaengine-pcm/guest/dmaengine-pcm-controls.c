@@ -104,29 +104,11 @@ static long hw_ptr(struct vloop_pcm *p, int *state)
 	return st.hw_ptr;
 }
 
-/* Start a playback of a full buffer of silence; 0 or -errno. */
-static int start_playback(struct vloop_pcm *p, unsigned int period, unsigned int periods)
-{
-	void *zero;
-	int ret = vloop_pcm_open(p, card, SNDRV_PCM_STREAM_PLAYBACK, 1);
-
-	if (!ret)
-		ret = vloop_pcm_setup(p, SNDRV_PCM_FORMAT_S16_LE, 2, 48000, period, periods);
-	if (ret)
-		return ret;
-	zero = calloc(p->buffer, p->frame_bytes);
-	if (!zero)
-		return -ENOMEM;
-	ret = vloop_pcm_xfer(p, zero, p->buffer) < 0 ? -EIO : 0;
-	free(zero);
-	return ret ? ret : vloop_pcm_ioctl(p, SNDRV_PCM_IOCTL_START);
-}
-
 static void case_pause(void)
 {
 	struct vloop_pcm p = { .fd = -1 };
 	long a = -1, b = -2, c = -3;
-	int state = -1, ok = card >= 0 && !start_playback(&p, 4096, 8);
+	int state = -1, ok = card >= 0 && !vloop_start_playback(&p, card, 4096, 8);
 
 	if (ok) {
 		vloop_sleep_ms(100);
@@ -149,7 +131,7 @@ static void case_pause(void)
 static void case_xrun(void)
 {
 	struct vloop_pcm p = { .fd = -1 };
-	int state = -1, ok = card >= 0 && !start_playback(&p, 1024, 2);
+	int state = -1, ok = card >= 0 && !vloop_start_playback(&p, card, 1024, 2);
 	char buf[1024 * 4] = "";
 	long w = 0, ptr = -1;
 
@@ -173,7 +155,7 @@ static void case_xrun(void)
 static void case_drop(void)
 {
 	struct vloop_pcm p = { .fd = -1 };
-	int state = -1, ok = card >= 0 && !start_playback(&p, 1024, 4);
+	int state = -1, ok = card >= 0 && !vloop_start_playback(&p, card, 1024, 4);
 
 	if (ok) {
 		vloop_sleep_ms(20);

@@ -18,27 +18,6 @@ static int exists(const char *fmt, int n)
 	return access(path, F_OK) == 0;
 }
 
-/* Start a playback of silence; 0 or -errno. */
-static int start_playback(struct vloop_pcm *p, int card, unsigned int period, unsigned int periods)
-{
-	void *zero;
-	long n;
-	int ret = vloop_pcm_open(p, card, SNDRV_PCM_STREAM_PLAYBACK, 1);
-
-	if (!ret)
-		ret = vloop_pcm_setup(p, SNDRV_PCM_FORMAT_S16_LE, 2, 48000, period, periods);
-	if (ret)
-		return ret;
-	zero = calloc(p->buffer, p->frame_bytes);
-	if (!zero)
-		return -ENOMEM;
-	n = vloop_pcm_xfer(p, zero, p->buffer);
-	free(zero);
-	if (n < 0)
-		return (int)n;
-	return vloop_pcm_ioctl(p, SNDRV_PCM_IOCTL_START);
-}
-
 static long pointer(struct vloop_pcm *p)
 {
 	struct snd_pcm_status st;
@@ -54,7 +33,7 @@ static void case_playback_only(void)
 
 	if (ok) {
 		has_c = exists("/dev/snd/pcmC%dD0c", card);
-		played = !start_playback(&p, card, 1024, 4);
+		played = !vloop_start_playback(&p, card, 1024, 4);
 		vloop_sleep_ms(100);
 		played = played && pointer(&p) > 0;
 		vloop_pcm_close(&p);
@@ -148,7 +127,7 @@ static void case_unbind_while_playing(void)
 {
 	int id = vloop_overlay_apply("vloop"), card = id < 0 ? -1 : vloop_wait_card(20);
 	struct vloop_pcm p = { .fd = -1 };
-	int started = card >= 0 && !start_playback(&p, card, 1024, 8), gone = 0, again = -1;
+	int started = card >= 0 && !vloop_start_playback(&p, card, 1024, 8), gone = 0, again = -1;
 	int removed = -1;
 	char buf[4096] = "";
 	pid_t remover = -1;
@@ -196,7 +175,7 @@ static void case_granularity(int g, const char *name)
 	id = vloop_overlay_apply("vloop");
 	if (id >= 0)
 		card = vloop_wait_card(20);
-	if (card >= 0 && !start_playback(&p, card, period, 8)) {
+	if (card >= 0 && !vloop_start_playback(&p, card, period, 8)) {
 		batch = !!(p.info & SNDRV_PCM_INFO_BATCH);
 		for (end = vloop_now() + 0.4; vloop_now() < end; vloop_sleep_ms(2)) {
 			ptr = pointer(&p);

@@ -340,6 +340,28 @@ static inline long vloop_pcm_xfer(struct vloop_pcm *pcm, void *buf, snd_pcm_ufra
 	return x.result;
 }
 
+/* Start a playback of a full buffer of silence on @card; 0 or -errno. */
+static inline int vloop_start_playback(struct vloop_pcm *p, int card,
+				       unsigned int period, unsigned int periods)
+{
+	void *zero;
+	long n;
+	int ret = vloop_pcm_open(p, card, SNDRV_PCM_STREAM_PLAYBACK, 1);
+
+	if (!ret)
+		ret = vloop_pcm_setup(p, SNDRV_PCM_FORMAT_S16_LE, 2, 48000, period, periods);
+	if (ret)
+		return ret;
+	zero = calloc(p->buffer, p->frame_bytes);
+	if (!zero)
+		return -ENOMEM;
+	n = vloop_pcm_xfer(p, zero, p->buffer);
+	free(zero);
+	if (n < 0)
+		return (int)n;
+	return vloop_pcm_ioctl(p, SNDRV_PCM_IOCTL_START);
+}
+
 /*
  * A pseudo-random, never-zero test signal: sample @k of the stream, fitted
  * to @bits as a positive value. A hash rather than a counter, so a shifted

@@ -28,19 +28,10 @@ static bool hammer_clean(struct arb_topo *t, const char *name)
 			   sum.done == t->masters * TRANSFERS, name);
 }
 
+/* One transfer as one of the 3 masters. */
 static int one_transfer(int bus)
 {
-	struct hammer h = { .bus = bus, .masters = 3 };
-	char path[32];
-	int fd;
-
-	snprintf(path, sizeof(path), "/dev/i2c-%d", bus);
-	fd = open(path, O_RDWR);
-	if (fd < 0)
-		return -errno;
-	hammer_step(&h, fd, 0);
-	close(fd);
-	return h.failed ? -h.first_errno : 0;
+	return arb_one_transfer(bus, 3, 0);
 }
 
 /* A stuck claim of A stops B and C, and only until it is released. */

@@ -391,6 +391,25 @@ static inline void hammer_step(struct hammer *h, int fd, long i)
 		h->corrupted++;
 }
 
+/*
+ * One write and read-back on i2c-@bus as master @master of @masters (its
+ * own EEPROM region): 0, or the -errno of the first transfer that failed.
+ */
+static inline int arb_one_transfer(int bus, int masters, int master)
+{
+	struct hammer h = { .bus = bus, .masters = masters, .master = master };
+	char path[32];
+	int fd;
+
+	snprintf(path, sizeof(path), "/dev/i2c-%d", bus);
+	fd = open(path, O_RDWR);
+	if (fd < 0)
+		return -errno;
+	hammer_step(&h, fd, 0);
+	close(fd);
+	return h.failed ? -h.first_errno : 0;
+}
+
 static inline void *hammer_thread(void *arg)
 {
 	struct hammer *h = arg;

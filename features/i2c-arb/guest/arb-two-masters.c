@@ -67,19 +67,10 @@ static void case_unarbitrated_hammer(void)
 	ktap_result(coll > 0, "the same two masters without arbitrators collide on the wires");
 }
 
+/* One transfer as one of the 2 masters. */
 static int one_transfer(int bus)
 {
-	struct hammer h = { .bus = bus, .masters = 2, .master = bus & 1 };
-	char path[32];
-	int fd;
-
-	snprintf(path, sizeof(path), "/dev/i2c-%d", bus);
-	fd = open(path, O_RDWR);
-	if (fd < 0)
-		return -errno;
-	hammer_step(&h, fd, 0);
-	close(fd);
-	return h.failed ? -h.first_errno : 0;
+	return arb_one_transfer(bus, 2, bus & 1);
 }
 
 static void case_stuck_claim(void)
