@@ -14,30 +14,39 @@
 struct loop_case {
 	snd_pcm_format_t format;
 	unsigned int channels, rate, period, periods;
+	unsigned int lead_us;	/* capture runs this long alone first */
 };
 
 static const struct loop_case cases[] = {
-	{ SNDRV_PCM_FORMAT_S16_LE, 2, 48000, 1024, 8 },
-	{ SNDRV_PCM_FORMAT_S16_LE, 1, 48000, 1024, 8 },
-	{ SNDRV_PCM_FORMAT_S16_LE, 8, 48000, 1024, 8 },
-	{ SNDRV_PCM_FORMAT_S24_LE, 1, 48000, 1024, 8 },
-	{ SNDRV_PCM_FORMAT_S24_LE, 2, 48000, 1024, 8 },
-	{ SNDRV_PCM_FORMAT_S24_LE, 8, 48000, 1024, 8 },
-	{ SNDRV_PCM_FORMAT_S32_LE, 1, 48000, 1024, 8 },
-	{ SNDRV_PCM_FORMAT_S32_LE, 2, 48000, 1024, 8 },
-	{ SNDRV_PCM_FORMAT_S32_LE, 8, 48000, 1024, 8 },
-	{ SNDRV_PCM_FORMAT_S8, 2, 48000, 1024, 8 },
-	{ SNDRV_PCM_FORMAT_S24_3LE, 2, 48000, 1024, 8 },
-	{ SNDRV_PCM_FORMAT_S16_LE, 2, 8000, 256, 8 },
-	{ SNDRV_PCM_FORMAT_S16_LE, 2, 11025, 256, 8 },
-	{ SNDRV_PCM_FORMAT_S16_LE, 2, 44100, 1024, 8 },
-	{ SNDRV_PCM_FORMAT_S16_LE, 2, 96000, 2048, 8 },
-	{ SNDRV_PCM_FORMAT_S16_LE, 2, 192000, 4096, 8 },
-	{ SNDRV_PCM_FORMAT_S32_LE, 8, 192000, 2048, 8 },
-	{ SNDRV_PCM_FORMAT_S16_LE, 2, 48000, 64, 128 },
-	{ SNDRV_PCM_FORMAT_S16_LE, 2, 48000, 256, 32 },
-	{ SNDRV_PCM_FORMAT_S16_LE, 2, 48000, 4096, 2 },
-	{ SNDRV_PCM_FORMAT_S16_LE, 2, 48000, 8192, 3 },
+	{ SNDRV_PCM_FORMAT_S16_LE, 2, 48000, 1024, 8, 0 },
+	{ SNDRV_PCM_FORMAT_S16_LE, 1, 48000, 1024, 8, 0 },
+	{ SNDRV_PCM_FORMAT_S16_LE, 8, 48000, 1024, 8, 0 },
+	{ SNDRV_PCM_FORMAT_S24_LE, 1, 48000, 1024, 8, 0 },
+	{ SNDRV_PCM_FORMAT_S24_LE, 2, 48000, 1024, 8, 0 },
+	{ SNDRV_PCM_FORMAT_S24_LE, 8, 48000, 1024, 8, 0 },
+	{ SNDRV_PCM_FORMAT_S32_LE, 1, 48000, 1024, 8, 0 },
+	{ SNDRV_PCM_FORMAT_S32_LE, 2, 48000, 1024, 8, 0 },
+	{ SNDRV_PCM_FORMAT_S32_LE, 8, 48000, 1024, 8, 0 },
+	{ SNDRV_PCM_FORMAT_S8, 2, 48000, 1024, 8, 0 },
+	{ SNDRV_PCM_FORMAT_S24_3LE, 2, 48000, 1024, 8, 0 },
+	{ SNDRV_PCM_FORMAT_S16_LE, 2, 8000, 256, 8, 0 },
+	{ SNDRV_PCM_FORMAT_S16_LE, 2, 11025, 256, 8, 0 },
+	{ SNDRV_PCM_FORMAT_S16_LE, 2, 44100, 1024, 8, 0 },
+	{ SNDRV_PCM_FORMAT_S16_LE, 2, 96000, 2048, 8, 0 },
+	{ SNDRV_PCM_FORMAT_S16_LE, 2, 192000, 4096, 8, 0 },
+	{ SNDRV_PCM_FORMAT_S32_LE, 8, 192000, 2048, 8, 0 },
+	{ SNDRV_PCM_FORMAT_S16_LE, 2, 48000, 64, 128, 0 },
+	{ SNDRV_PCM_FORMAT_S16_LE, 2, 48000, 256, 32, 0 },
+	{ SNDRV_PCM_FORMAT_S16_LE, 2, 48000, 4096, 2, 0 },
+	{ SNDRV_PCM_FORMAT_S16_LE, 2, 48000, 8192, 3, 0 },
+	/*
+	 * Capture running alone first reads an idle line for a few of the
+	 * controller's ticks (half a period each): whole frames of silence,
+	 * so the played signal still starts on a frame boundary.
+	 */
+	{ SNDRV_PCM_FORMAT_S16_LE, 2, 48000, 256, 8, 7310 },
+	{ SNDRV_PCM_FORMAT_S24_3LE, 2, 48000, 256, 8, 9730 },
+	{ SNDRV_PCM_FORMAT_S32_LE, 8, 48000, 256, 8, 12150 },
 };
 
 #define PLAY_SECONDS	0.4
@@ -122,7 +131,7 @@ static int pump(struct loop_run *r)
 }
 
 /* Capture until the whole signal (and its lead-in) has come back. */
-static int run_duplex(struct loop_run *r, double deadline)
+static int run_duplex(struct loop_run *r, unsigned int lead_us, double deadline)
 {
 	struct pollfd pfd[2] = { { r->play.fd, POLLOUT, 0 }, { r->cap.fd, POLLIN, 0 } };
 	long pre = vloop_pcm_xfer(&r->play, r->out, r->play.buffer);
@@ -132,6 +141,8 @@ static int run_duplex(struct loop_run *r, double deadline)
 		return snprintf(r->why, sizeof(r->why), "prefill: %s", strerror(-pre)), (int)pre;
 	r->written = pre;
 	ret = vloop_pcm_ioctl(&r->cap, SNDRV_PCM_IOCTL_START);
+	if (!ret && lead_us)
+		usleep(lead_us);
 	if (!ret)
 		ret = vloop_pcm_ioctl(&r->play, SNDRV_PCM_IOCTL_START);
 	if (ret)
@@ -175,7 +186,7 @@ static long loop_once(int card, const struct loop_case *c, char *why, size_t why
 		goto out;
 	}
 	fill_signal(r.out, r.out_frames, &r.play);
-	ret = run_duplex(&r, vloop_now() + 20 + 10 * PLAY_SECONDS);
+	ret = run_duplex(&r, c->lead_us, vloop_now() + 20 + 10 * PLAY_SECONDS);
 	if (!ret)
 		ret = mismatches(&r);
 out:
@@ -213,8 +224,12 @@ static void case_loopback(int card, const struct loop_case *c)
 	char name[160], why[160] = "";
 	long bad = loop(card, c, why, sizeof(why));
 
-	snprintf(name, sizeof(name), "%s %u ch at %u Hz in %u x %u-frame periods loops back bit-exact",
-		 vloop_format_name(c->format), c->channels, c->rate, c->periods, c->period);
+	if (c->lead_us)
+		snprintf(name, sizeof(name), "%s %u ch at %u Hz, capture started %.2f ms before playback, loops back bit-exact from a frame boundary",
+			 vloop_format_name(c->format), c->channels, c->rate, c->lead_us / 1000.0);
+	else
+		snprintf(name, sizeof(name), "%s %u ch at %u Hz in %u x %u-frame periods loops back bit-exact",
+			 vloop_format_name(c->format), c->channels, c->rate, c->periods, c->period);
 	if (bad)
 		ktap_diag("%ld mismatched samples (or error): %s; FIFO dropped %lld, silence %lld",
 			  bad, why, vloop_stat(VI2S_DEBUGFS "/fifo", "dropped"),
@@ -225,7 +240,7 @@ static void case_loopback(int card, const struct loop_case *c)
 /* What the receiver recorded is what the playback DMA read from the buffer. */
 static void case_receiver_recorded_the_playback(int card)
 {
-	static const struct loop_case c = { SNDRV_PCM_FORMAT_S16_LE, 2, 48000, 1024, 8 };
+	static const struct loop_case c = { SNDRV_PCM_FORMAT_S16_LE, 2, 48000, 1024, 8, 0 };
 	char why[160] = "", rec[8192];
 	struct vloop_pcm p;
 	uint8_t want[8192];
@@ -275,13 +290,58 @@ static void case_slave_config(int card)
 	ktap_result(ok, "hw_params programs the tx channel with the format's bus width and the DAI's burst");
 }
 
+/*
+ * A capture that goes on after the playback ended (by an xrun, mid-stream)
+ * keeps running on an idle line: it must neither stall nor lose the
+ * signal. 0.5 s of capture, of which the playback fills one buffer.
+ */
+static void case_capture_outlives_playback(int card)
+{
+	static const struct loop_case c = { SNDRV_PCM_FORMAT_S16_LE, 2, 48000, 1024, 8, 13310 };
+	struct loop_run r = { .play.fd = -1, .cap.fd = -1 };
+	double end;
+	long n = -ENODEV;
+
+	if (card >= 0 && !vloop_pcm_open(&r.cap, card, SNDRV_PCM_STREAM_CAPTURE, 1) &&
+	    !vloop_pcm_open(&r.play, card, SNDRV_PCM_STREAM_PLAYBACK, 1) &&
+	    !vloop_pcm_setup(&r.cap, c.format, c.channels, c.rate, c.period, c.periods) &&
+	    !vloop_pcm_setup(&r.play, c.format, c.channels, c.rate, c.period, c.periods)) {
+		r.out_frames = r.play.buffer;
+		r.in_cap = c.rate;
+		r.out = malloc(r.out_frames * r.play.frame_bytes);
+		r.in = calloc(r.in_cap, r.cap.frame_bytes);
+		fill_signal(r.out, r.out_frames, &r.play);
+		n = r.out && r.in ? run_duplex(&r, c.lead_us, vloop_now() + 10) : -ENOMEM;
+		for (end = vloop_now() + 0.5; !n && vloop_now() < end && r.in_frames < r.in_cap;
+		     vloop_sleep_ms(5)) {
+			long got = vloop_pcm_xfer(&r.cap, r.in + r.in_frames * r.cap.frame_bytes,
+						  r.in_cap - r.in_frames);
+
+			if (got > 0)
+				r.in_frames += got;
+			else if (got != -EAGAIN)
+				n = got;
+		}
+		if (!n)
+			n = mismatches(&r);
+	}
+	ktap_diag("captured %zu frames, %ld mismatched of the %zu-frame signal (or error) %s",
+		  r.in_frames, n, r.out_frames, r.why);
+	vloop_pcm_close(&r.play);
+	vloop_pcm_close(&r.cap);
+	ktap_result(n == 0 && r.in_frames >= c.rate / 3,
+		    "a capture outliving its playback keeps running on silence and holds the signal bit-exact");
+	free(r.out);
+	free(r.in);
+}
+
 int main(void)
 {
 	int ncases = sizeof(cases) / sizeof(cases[0]), card = -1, id;
 	int i;
 
 	vloop_watchdog(600);
-	ktap_begin("dmaengine-pcm-loopback", ncases + 3);
+	ktap_begin("dmaengine-pcm-loopback", ncases + 4);
 	vloop_sh("modprobe vdma && modprobe vi2s");
 	id = vloop_overlay_apply("vloop");
 	if (id >= 0)
@@ -294,6 +354,7 @@ int main(void)
 	for (i = 0; i < ncases; i++)
 		case_loopback(card, &cases[i]);
 	case_receiver_recorded_the_playback(card);
+	case_capture_outlives_playback(card);
 
 	vloop_overlay_remove(id);
 	vloop_wait_no_card(10);
