@@ -11,17 +11,22 @@ stage=$out/initramfs
 release=$(cat "$out/include/config/kernel.release")
 CFLAGS_GUEST="-static -O2 -Wall -Wextra -Werror -I$LAB_REPO/lab/guest -pthread"
 
+# The host libraries a dynamic ELF file needs, into the stage.
+copy_libraries() {
+	local lib
+	file -L "$1" | grep -q 'ELF.*dynamic' || return 0
+	for lib in $(ldd "$1" | grep -o '/[^ ]*'); do
+		[ -e "$stage$lib" ] || { mkdir -p "$stage$(dirname "$lib")"; cp -aL "$lib" "$stage$lib"; }
+	done
+}
+
 # Copy a host file (and, for ELF files, the libraries it needs).
 copy_host_file() {
-	local f=$1 lib
+	local f=$1
 	[ -e "$f" ] || die "guest needs $f, which is not on this machine (features/*/guest-bins)"
 	mkdir -p "$stage$(dirname "$f")"
 	cp -aL "$f" "$stage$f"
-	if file -L "$f" | grep -q 'ELF.*dynamic'; then
-		for lib in $(ldd "$f" | grep -o '/[^ ]*'); do
-			[ -e "$stage$lib" ] || { mkdir -p "$stage$(dirname "$lib")"; cp -aL "$lib" "$stage$lib"; }
-		done
-	fi
+	copy_libraries "$f"
 }
 
 copy_host_path() {
@@ -96,6 +101,13 @@ for f in $(lab_features); do
 	fi
 	for o in "$dir"/*.dtso; do [ -e "$o" ] && compile_overlay "$o"; done
 	[ -f "$dir/demo" ] && install -m 755 "$dir/demo" "$stage/lab/demos/$f"
+	# Programs built from the tree at hand (its selftests): the script
+	# installs them under the stage and names the ELF files it installed.
+	if [ -x "$dir/guest-build" ]; then
+		built=$(STAGE=$stage TREE=$(lab_tree) OUT=$out "$dir/guest-build") ||
+			die "features/$f/guest-build failed"
+		for b in $built; do copy_libraries "$stage$b"; done
+	fi
 	if [ -f "$dir/guest-bins" ]; then
 		while read -r b; do copy_host_path "$b"; done < <(grep -v '^\s*#' "$dir/guest-bins" | awk 'NF{print $1}')
 	fi

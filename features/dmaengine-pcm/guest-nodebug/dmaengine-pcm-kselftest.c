@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dmaengine-pcm-kselftest: the tree's own ALSA selftest, pcm-test, on the
+ * virtual loopback card. pcm-test plays and captures for 2 s per
+ * configuration and checks the time it took (within 100 ms), so it runs on
+ * the non-debug kernel. Its default configurations (pcm-test.conf) run on
+ * every PCM it finds; the board file kselftest/vloop.conf adds the vloop
+ * card's expected streams and system tests. Each pcm-test result becomes a
+ * case here; a skip is a failure (the PCM refused a standard
+ * configuration), and so is finding no vloop PCM. Parity: the same on
+ * upstream.
+ */
+#include "../guest/vloop.h"
+
+#define PCM_TEST_DIR	"/lab/kselftest/alsa"
+#define MAX_RESULTS	128
+
+struct result {
+	bool ok, skip;
+	char name[160];
+	char diag[512];
+};
+
+static struct result results[MAX_RESULTS];
+static int nresults, plan = -1;
+static bool saw_card, saw_system;
+
+/* Messages pcm-test prints after a result belong to that result. */
+static void add_diag(const char *line)
+{
+	struct result *r = nresults ? &results[nresults - 1] : NULL;
+	size_t len;
+
+	if (strstr(line, "/vloop - "))
+		saw_card = true;
+	if (!r)
+		return;
+	len = strlen(r->diag);
+	snprintf(r->diag + len, sizeof(r->diag) - len, "%s%.*s", len ? "\n" : "",
+		 (int)strcspn(line, "\n"), line);
+}
+
+static void parse_line(char *line)
+{
+	bool ok = !strncmp(line, "ok ", 3);
+	struct result *r;
+	int nr, off = 0;
+
+	if (sscanf(line, "1..%d", &plan) == 1)
+		return;
+	if (!ok && strncmp(line, "not ok ", 7)) {
+		if (line[0] == '#')
+			add_diag(line);
+		return;
+	}
+	if (nresults == MAX_RESULTS || sscanf(line + (ok ? 3 : 7), "%d %n", &nr, &off) != 1)
+		return;
+	r = &results[nresults++];
+	r->ok = ok;
+	r->skip = strstr(line, "# SKIP") != NULL;
+	snprintf(r->name, sizeof(r->name), "%s", line + (ok ? 3 : 7) + off);
+	r->name[strcspn(r->name, "\n#")] = 0;
+	if (!strncmp(r->name, "system.", 7))
+		saw_system = true;
+}
+
+/* Run pcm-test from its folder; returns its exit status. */
+static int run_pcm_test(void)
+{
+	char line[512];
+	FILE *p;
+	int rc;
+
+	if (chdir(PCM_TEST_DIR))
+		return -errno;
+	p = popen("./pcm-test 2>&1", "r");
+	if (!p)
+		return -errno;
+	while (fgets(line, sizeof(line), p))
+		parse_line(line);
+	rc = pclose(p);
+	return rc == -1 ? -1 : WEXITSTATUS(rc);
+}
+
+int main(void)
+{
+	int card = -1, id, rc = -1, i;
+	char name[200];
+
+	vloop_watchdog(400);
+	vloop_sh("modprobe vdma && modprobe vi2s");
+	id = vloop_overlay_apply("vloop");
+	if (id >= 0)
+		card = vloop_wait_card(20);
+	if (card >= 0)
+		rc = run_pcm_test();
+
+	/* The plan is known once pcm-test has said what it ran. */
+	ktap_begin("dmaengine-pcm-kselftest", 3 + nresults);
+	ktap_result(card >= 0, "the vloop overlay gives a card for pcm-test");
+	ktap_diag("pcm-test exit status %d, planned %d tests, reported %d", rc, plan, nresults);
+	ktap_result(rc == 0 && plan == nresults && nresults > 0,
+		    "pcm-test ran every test it planned and exited with success");
+	if (!saw_card || !saw_system)
+		ktap_diag("vloop PCM listed: %d; system tests of conf.d/vloop.conf run: %d",
+			  saw_card, saw_system);
+	ktap_result(saw_card && saw_system,
+		    "pcm-test found the vloop PCM and ran the board file's system tests on it");
+	for (i = 0; i < nresults; i++) {
+		if (!results[i].ok || results[i].skip)
+			ktap_diag("%s%s", results[i].skip ? "skipped by pcm-test; " : "",
+				  results[i].diag);
+		snprintf(name, sizeof(name), "pcm-test %s", results[i].name);
+		ktap_result(results[i].ok && !results[i].skip, name);
+	}
+
+	vloop_overlay_remove(id);
+	vloop_wait_no_card(10);
+	return ktap_end();
+}
