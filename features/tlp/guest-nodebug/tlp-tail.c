@@ -9,8 +9,10 @@
  */
 #include "tlpnet.h"
 
+#include <sys/mount.h>
+
 #define NSEG 10
-#define CASES 14
+#define CASES 15
 
 static struct tlp_request tail_loss(uint32_t k)
 {
@@ -224,6 +226,68 @@ static void case_spurious_counted(void)
 		    d.probe_recovery == 0 && d.timeouts == 0, name);
 }
 
+#define TRACEFS "/sys/kernel/tracing"
+
+/* Probe events in the trace buffer: all, retransmissions, from @sport. */
+struct tlp_trace {
+	int events, retrans, from_port, one_segment;
+};
+
+static struct tlp_trace tlp_trace_read(unsigned int sport, unsigned int mss)
+{
+	struct tlp_trace t = { 0 };
+	char line[512], port[16];
+	unsigned int seq, end;
+	const char *p;
+	FILE *f = fopen(TRACEFS "/trace", "r");
+
+	snprintf(port, sizeof(port), ":%u ", sport);
+	while (f && fgets(line, sizeof(line), f)) {
+		if (line[0] == '#' || !strstr(line, "tcp_tlp_probe:"))
+			continue;
+		t.events++;
+		t.retrans += !!strstr(line, " probe=retrans ");
+		p = strstr(line, " src=");
+		t.from_port += p && strstr(p, port) && strstr(p, port) < strstr(p, " dest=");
+		p = strstr(line, " seq=");
+		if (p && sscanf(p, " seq=%u end_seq=%u", &seq, &end) == 2)
+			t.one_segment += end - seq > 0 && end - seq <= mss;
+	}
+	if (f)
+		fclose(f);
+	return t;
+}
+
+/*
+ * Each probe is one tcp:tcp_tlp_probe event naming the server's socket, a
+ * retransmission of one segment of at most an MSS: what a user watching
+ * probes with perf or trace-cmd relies on. The events and TCPLossProbes
+ * count the same probes.
+ */
+static void case_tracepoint(void)
+{
+	const char *name = "[extension] every probe is one tcp:tcp_tlp_probe trace event: the server's port, a retransmission of one segment (IPv4, RTT 20 ms)";
+	struct tlp_trace t;
+	struct tlp_arm a;
+	bool on;
+
+	if (!ktap_extension(name))
+		return;
+	if (mount("nodev", TRACEFS, "tracefs", 0, NULL) && errno != EBUSY)
+		ktap_diag("mount tracefs: %s", strerror(errno));
+	on = !tlp_write_file(TRACEFS "/events/tcp/tcp_tlp_probe/enable", "1") &&
+	     !tlp_write_file(TRACEFS "/trace", "");
+	tlp_run_arm(&a, 5, AF_INET, NULL, tail_loss(2));
+	tlp_write_file(TRACEFS "/events/tcp/tcp_tlp_probe/enable", "0");
+	t = tlp_trace_read(TLP_PORT, 1460);
+	tlp_report("traced, K=2", &a);
+	ktap_diag("event enabled %d: %d events, %d retrans, %d from port %d, %d of one segment",
+		  on, t.events, t.retrans, t.from_port, TLP_PORT, t.one_segment);
+	ktap_result(on && a.n == 5 && a.probes >= 5 && t.events == a.probes &&
+		    t.retrans == t.events && t.from_port == t.events &&
+		    t.one_segment == t.events, name);
+}
+
 int main(void)
 {
 	int i;
@@ -251,5 +315,6 @@ int main(void)
 	for (i = 0; i < 3; i++)
 		case_rarely_rto(i);
 	case_spurious_counted();
+	case_tracepoint();
 	return ktap_end();
 }

@@ -26,6 +26,7 @@
 #include <net/netns/generic.h>
 #include <net/tcp.h>
 #include <kunit/visibility.h>
+#include <trace/events/tcp.h>
 
 #include "tcp_tlp.h"
 
@@ -283,45 +284,53 @@ bool tcp_schedule_loss_probe(struct sock *sk, bool advancing_rto)
 	return true;
 }
 
-/* push_one == 2 lets tcp_write_xmit() send one segment past cwnd. */
-static bool tcp_tlp_send_new(struct sock *sk, int mss)
+/*
+ * push_one == 2 lets tcp_write_xmit() send one segment past cwnd. Returns
+ * the segment sent, now the last of the retransmit queue, or NULL.
+ */
+static struct sk_buff *tcp_tlp_send_new(struct sock *sk, int mss)
 {
 	u32 packets_before = tcp_sk(sk)->packets_out;
 
 	tcp_write_xmit(sk, mss, TCP_NAGLE_OFF, 2, GFP_ATOMIC);
-	return tcp_sk(sk)->packets_out > packets_before;
+	if (tcp_sk(sk)->packets_out <= packets_before)
+		return NULL;
+	return skb_rb_last(&sk->tcp_rtx_queue);
 }
 
-static bool tcp_tlp_resend_tail(struct sock *sk, int mss)
+/* Send the last segment again, alone; returns it, or NULL if it stayed. */
+static struct sk_buff *tcp_tlp_resend_tail(struct sock *sk, int mss)
 {
 	struct sk_buff *skb = skb_rb_last(&sk->tcp_rtx_queue);
 	u32 split;
 
 	/* The original is still in a qdisc or the driver: nothing was lost. */
 	if (skb_still_in_host_queue(sk, skb))
-		return false;
+		return NULL;
 	if (WARN_ON(!tcp_skb_pcount(skb)))
-		return false;
+		return NULL;
 
 	split = tcp_tlp_tail_split(skb->len, tcp_skb_pcount(skb), mss);
 	if (split) {
 		if (unlikely(tcp_fragment(sk, TCP_FRAG_IN_RTX_QUEUE, skb, split,
 					  mss, GFP_ATOMIC)))
-			return false;
+			return NULL;
 		skb = skb_rb_next(skb);
 		if (WARN_ON(!skb || !tcp_skb_pcount(skb)))
-			return false;
+			return NULL;
 	}
-	return !__tcp_retransmit_skb(sk, skb, 1);
+	return __tcp_retransmit_skb(sk, skb, 1) ? NULL : skb;
 }
 
-static void tcp_tlp_probe_sent(struct sock *sk, bool retrans)
+static void tcp_tlp_probe_sent(struct sock *sk, const struct sk_buff *probe,
+			       bool retrans)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 
 	tp->tlp_high_seq = tp->snd_nxt;
 	tp->tlp_retrans = retrans;
 	NET_INC_STATS(sock_net(sk), LINUX_MIB_TCPLOSSPROBES);
+	trace_tcp_tlp_probe(sk, probe, retrans);
 	/* Not pending any more, so tcp_rearm_rto() runs a full RTO from now. */
 	inet_csk(sk)->icsk_pending = 0;
 }
@@ -347,15 +356,18 @@ void tcp_send_loss_probe(struct sock *sk)
 						   tcp_wnd_end(tp)),
 		.have_tail = !tcp_rtx_queue_empty(sk),
 	};
+	struct sk_buff *probe;
 
 	switch (tcp_tlp_choose_probe(&in)) {
 	case TCP_TLP_PROBE_NEW:
-		if (tcp_tlp_send_new(sk, mss))
-			tcp_tlp_probe_sent(sk, false);
+		probe = tcp_tlp_send_new(sk, mss);
+		if (probe)
+			tcp_tlp_probe_sent(sk, probe, false);
 		break;
 	case TCP_TLP_PROBE_TAIL:
-		if (tcp_tlp_resend_tail(sk, mss))
-			tcp_tlp_probe_sent(sk, true);
+		probe = tcp_tlp_resend_tail(sk, mss);
+		if (probe)
+			tcp_tlp_probe_sent(sk, probe, true);
 		break;
 	case TCP_TLP_PROBE_NOTHING:
 		WARN_ONCE(tp->packets_out,
