@@ -6,13 +6,16 @@
  *    against its floor of twice slew-delay-us (claim, then release);
  *  - transfers per second and each master's share (Jain's fairness index)
  *    with two and three masters saturating the bus for a fixed time.
- * Prints "key value" lines between the lab's bench markers.
+ * Each measurement runs REPS times; the medians are printed (collisions
+ * are summed over the runs), as "key value" lines between the lab's bench
+ * markers.
  */
 #include "../guest/arb-lib.h"
 
 #define SOLO_TRANSFERS	2000
 #define SATURATE_S	10.0
 #define SLEW_US		10
+#define REPS		3
 
 struct runner {
 	int bus, master, masters;
@@ -54,19 +57,38 @@ static double solo_us(int bus)
 	return sum.failed ? -1 : sum.seconds * 1e6 / SOLO_TRANSFERS;
 }
 
-static void saturate(int masters)
+static double median(double *v, int n)
+{
+	int i, j;
+	double x;
+
+	for (i = 1; i < n; i++)	/* insertion sort: n is REPS */
+		for (j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			x = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = x;
+		}
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+struct saturation {
+	double done[ARB_MAX], per_s, jain;
+	long long collisions;
+};
+
+/* @masters threads hammer their arbitrated buses for SATURATE_S. */
+static int saturate_once(int masters, struct saturation *out)
 {
 	struct runner r[ARB_MAX];
 	pthread_t th[ARB_MAX];
 	volatile int stop = 0;
 	struct arb_topo t;
 	int bus[ARB_MAX], m;
-	double sum = 0, sq = 0, t0, secs;
+	double sum = 0, sq = 0, t0;
 
 	if (!topo_overlay_up(&t, masters) || !topo_children(&t, bus)) {
-		printf("masters%d_error setup\n", masters);
 		topo_down(&t);
-		return;
+		return -1;
 	}
 	t0 = now_s();
 	for (m = 0; m < masters; m++) {
@@ -78,36 +100,74 @@ static void saturate(int masters)
 	stop = 1;
 	for (m = 0; m < masters; m++)
 		pthread_join(th[m], NULL);
-	secs = now_s() - t0;
 	for (m = 0; m < masters; m++) {
+		out->done[m] = r[m].done;
 		sum += r[m].done;
 		sq += (double)r[m].done * r[m].done;
-		printf("masters%d_share_%c %ld\n", masters, 'a' + m, r[m].done);
 	}
-	printf("masters%d_transfers_per_s %.0f\n", masters, sum / secs);
-	printf("masters%d_jain %.3f\n", masters, sq ? sum * sum / (masters * sq) : 0);
-	printf("masters%d_collisions %lld\n", masters, sim_monitor(&t, "collisions"));
+	out->per_s = sum / (now_s() - t0);
+	out->jain = sq ? sum * sum / (masters * sq) : 0;
+	out->collisions = sim_monitor(&t, "collisions");
+	topo_down(&t);
+	return 0;
+}
+
+static void saturate(int masters)
+{
+	struct saturation runs[REPS];
+	double v[REPS];
+	long long collisions = 0;
+	int i, m;
+
+	for (i = 0; i < REPS; i++) {
+		if (saturate_once(masters, &runs[i])) {
+			printf("masters%d_error setup\n", masters);
+			return;
+		}
+		collisions += runs[i].collisions;
+	}
+	for (m = 0; m < masters; m++) {
+		for (i = 0; i < REPS; i++)
+			v[i] = runs[i].done[m];
+		printf("masters%d_share_%c %.0f\n", masters, 'a' + m, median(v, REPS));
+	}
+	for (i = 0; i < REPS; i++)
+		v[i] = runs[i].per_s;
+	printf("masters%d_transfers_per_s %.0f\n", masters, median(v, REPS));
+	for (i = 0; i < REPS; i++)
+		v[i] = runs[i].jain;
+	printf("masters%d_jain %.3f\n", masters, median(v, REPS));
+	printf("masters%d_collisions %lld\n", masters, collisions);
+}
+
+/* Median transfer time on the parent and through the arbitrator. */
+static void uncontended(void)
+{
+	double raw[REPS], arb[REPS], diff[REPS];
+	int child[ARB_MAX], parent[ARB_MAX], i;
+	struct arb_topo t;
+
+	if (topo_overlay_up(&t, 2) && topo_children(&t, child) && topo_parents(&t, parent)) {
+		for (i = 0; i < REPS; i++) {
+			raw[i] = solo_us(parent[0]);
+			arb[i] = solo_us(child[0]);
+			diff[i] = arb[i] - raw[i];
+		}
+		printf("transfer_parent_us %.1f\n", median(raw, REPS));
+		printf("transfer_arbitrated_us %.1f\n", median(arb, REPS));
+		printf("claim_release_overhead_us %.1f\n", median(diff, REPS));
+		printf("claim_release_floor_us %d\n", 2 * SLEW_US);
+	}
 	topo_down(&t);
 }
 
 int main(void)
 {
-	struct arb_topo t;
-	int child[ARB_MAX], parent[ARB_MAX];
-	double arb, raw;
-
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (system("modprobe i2c-wire-sim"))
 		return 1;
-	if (topo_overlay_up(&t, 2) && topo_children(&t, child) && topo_parents(&t, parent)) {
-		raw = solo_us(parent[0]);
-		arb = solo_us(child[0]);
-		printf("transfer_parent_us %.1f\n", raw);
-		printf("transfer_arbitrated_us %.1f\n", arb);
-		printf("claim_release_overhead_us %.1f\n", arb - raw);
-		printf("claim_release_floor_us %d\n", 2 * SLEW_US);
-	}
-	topo_down(&t);
+	printf("runs %d\n", REPS);
+	uncontended();
 	saturate(2);
 	if (!ktap_upstream())
 		saturate(3);
