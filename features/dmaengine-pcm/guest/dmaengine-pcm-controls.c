@@ -48,7 +48,6 @@ static void case_formats(void)
 	ktap_result(ok, "the formats are the DAI's that a controller bus width of 1 to 4 bytes carries");
 }
 
-/* Period bytes: eight 8-byte bursts of maxburst 4 up to the 64 KiB segment. */
 /* The controller's segment size, the largest period it can signal. */
 static long long vdma_max_seg(void)
 {
@@ -58,6 +57,7 @@ static long long vdma_max_seg(void)
 	       atoll(buf) : -1;
 }
 
+/* Period bytes: eight 8-byte bursts of maxburst 4 up to the controller's segment. */
 static void case_period_bounds(void)
 {
 	struct snd_pcm_hw_params hw;

@@ -41,7 +41,8 @@ static const struct loop_case cases[] = {
 	{ SNDRV_PCM_FORMAT_S16_LE, 2, 48000, 8192, 3, 0 },
 	/*
 	 * Capture running alone first reads an idle line for a few of the
-	 * controller's ticks (half a period each): whole frames of silence,
+	 * controller's ticks (half a period each); the FIFO completes the
+	 * receiver's frame with silence before the playback's first sample,
 	 * so the played signal still starts on a frame boundary.
 	 */
 	{ SNDRV_PCM_FORMAT_S16_LE, 2, 48000, 256, 8, 7310 },
@@ -159,42 +160,53 @@ static int run_duplex(struct loop_run *r, unsigned int lead_us, double deadline)
 	return 0;
 }
 
+/*
+ * Open and set up both streams of @c and the buffers: the signal to play
+ * (at least @out_frames, at least one playback buffer) and room for
+ * @in_cap captured frames, or 3 signals and a second when 0.
+ */
+static int loop_start(struct loop_run *r, int card, const struct loop_case *c,
+		      size_t out_frames, size_t in_cap)
+{
+	int ret = vloop_pcm_open(&r->cap, card, SNDRV_PCM_STREAM_CAPTURE, 1);
+
+	if (!ret)
+		ret = vloop_pcm_open(&r->play, card, SNDRV_PCM_STREAM_PLAYBACK, 1);
+	if (!ret)
+		ret = vloop_pcm_setup(&r->cap, c->format, c->channels, c->rate, c->period, c->periods);
+	if (!ret)
+		ret = vloop_pcm_setup(&r->play, c->format, c->channels, c->rate, c->period, c->periods);
+	if (ret)
+		return snprintf(r->why, sizeof(r->why), "open/hw_params: %s", strerror(-ret)), ret;
+	r->out_frames = out_frames > r->play.buffer ? out_frames : r->play.buffer;
+	r->in_cap = in_cap ? in_cap : r->out_frames * 3 + c->rate;
+	r->out = malloc(r->out_frames * r->play.frame_bytes);
+	r->in = calloc(r->in_cap, r->cap.frame_bytes);
+	if (!r->out || !r->in)
+		return -ENOMEM;
+	fill_signal(r->out, r->out_frames, &r->play);
+	return 0;
+}
+
+static void loop_end(struct loop_run *r)
+{
+	vloop_pcm_close(&r->play);
+	vloop_pcm_close(&r->cap);
+	free(r->out);
+	free(r->in);
+}
+
 static long loop_once(int card, const struct loop_case *c, char *why, size_t whylen)
 {
 	struct loop_run r = { .play.fd = -1, .cap.fd = -1 };
-	long ret;
+	long ret = loop_start(&r, card, c, (size_t)(c->rate * PLAY_SECONDS), 0);
 
-	ret = vloop_pcm_open(&r.cap, card, SNDRV_PCM_STREAM_CAPTURE, 1);
 	if (!ret)
-		ret = vloop_pcm_open(&r.play, card, SNDRV_PCM_STREAM_PLAYBACK, 1);
-	if (!ret)
-		ret = vloop_pcm_setup(&r.cap, c->format, c->channels, c->rate, c->period, c->periods);
-	if (!ret)
-		ret = vloop_pcm_setup(&r.play, c->format, c->channels, c->rate, c->period, c->periods);
-	if (ret) {
-		snprintf(r.why, sizeof(r.why), "open/hw_params: %s", strerror(-ret));
-		goto out;
-	}
-	r.out_frames = (size_t)(c->rate * PLAY_SECONDS);
-	if (r.out_frames < r.play.buffer)
-		r.out_frames = r.play.buffer;
-	r.in_cap = r.out_frames * 3 + c->rate;
-	r.out = malloc(r.out_frames * r.play.frame_bytes);
-	r.in = calloc(r.in_cap, r.cap.frame_bytes);
-	if (!r.out || !r.in) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	fill_signal(r.out, r.out_frames, &r.play);
-	ret = run_duplex(&r, c->lead_us, vloop_now() + 20 + 10 * PLAY_SECONDS);
+		ret = run_duplex(&r, c->lead_us, vloop_now() + 20 + 10 * PLAY_SECONDS);
 	if (!ret)
 		ret = mismatches(&r);
-out:
 	snprintf(why, whylen, "%s", r.why);
-	vloop_pcm_close(&r.play);
-	vloop_pcm_close(&r.cap);
-	free(r.out);
-	free(r.in);
+	loop_end(&r);
 	return ret;
 }
 
@@ -299,40 +311,28 @@ static void case_capture_outlives_playback(int card)
 {
 	static const struct loop_case c = { SNDRV_PCM_FORMAT_S16_LE, 2, 48000, 1024, 8, 13310 };
 	struct loop_run r = { .play.fd = -1, .cap.fd = -1 };
+	long n = card < 0 ? -ENODEV : loop_start(&r, card, &c, 0, c.rate);
 	double end;
-	long n = -ENODEV;
 
-	if (card >= 0 && !vloop_pcm_open(&r.cap, card, SNDRV_PCM_STREAM_CAPTURE, 1) &&
-	    !vloop_pcm_open(&r.play, card, SNDRV_PCM_STREAM_PLAYBACK, 1) &&
-	    !vloop_pcm_setup(&r.cap, c.format, c.channels, c.rate, c.period, c.periods) &&
-	    !vloop_pcm_setup(&r.play, c.format, c.channels, c.rate, c.period, c.periods)) {
-		r.out_frames = r.play.buffer;
-		r.in_cap = c.rate;
-		r.out = malloc(r.out_frames * r.play.frame_bytes);
-		r.in = calloc(r.in_cap, r.cap.frame_bytes);
-		fill_signal(r.out, r.out_frames, &r.play);
-		n = r.out && r.in ? run_duplex(&r, c.lead_us, vloop_now() + 10) : -ENOMEM;
-		for (end = vloop_now() + 0.5; !n && vloop_now() < end && r.in_frames < r.in_cap;
-		     vloop_sleep_ms(5)) {
-			long got = vloop_pcm_xfer(&r.cap, r.in + r.in_frames * r.cap.frame_bytes,
-						  r.in_cap - r.in_frames);
+	if (!n)
+		n = run_duplex(&r, c.lead_us, vloop_now() + 10);
+	for (end = vloop_now() + 0.5; !n && vloop_now() < end && r.in_frames < r.in_cap;
+	     vloop_sleep_ms(5)) {
+		long got = vloop_pcm_xfer(&r.cap, r.in + r.in_frames * r.cap.frame_bytes,
+					  r.in_cap - r.in_frames);
 
-			if (got > 0)
-				r.in_frames += got;
-			else if (got != -EAGAIN)
-				n = got;
-		}
-		if (!n)
-			n = mismatches(&r);
+		if (got > 0)
+			r.in_frames += got;
+		else if (got != -EAGAIN)
+			n = got;
 	}
+	if (!n)
+		n = mismatches(&r);
 	ktap_diag("captured %zu frames, %ld mismatched of the %zu-frame signal (or error) %s",
 		  r.in_frames, n, r.out_frames, r.why);
-	vloop_pcm_close(&r.play);
-	vloop_pcm_close(&r.cap);
+	loop_end(&r);
 	ktap_result(n == 0 && r.in_frames >= c.rate / 3,
 		    "a capture outliving its playback keeps running on silence and holds the signal bit-exact");
-	free(r.out);
-	free(r.in);
 }
 
 int main(void)
