@@ -49,7 +49,9 @@ out=$(lab_build_dir)
 mkdir -p "$out"
 echo "CONFIG_LOCALVERSION=\"-lab-$VARIANT\"" >"$LAB_WORK/localversion-$VARIANT.config"
 mapfile -t frags < <(fragments)
-stamp=$( (cat "${frags[@]}"; git -C "$(lab_tree)" rev-parse HEAD) | sha1sum | cut -d' ' -f1)
+# The tree as built: HEAD, and Kconfig edits not committed (LAB_USE_WORKTREE).
+stamp=$( (cat "${frags[@]}"; git -C "$(lab_tree)" rev-parse HEAD
+	  git -C "$(lab_tree)" diff HEAD -- '*Kconfig*') | sha1sum | cut -d' ' -f1)
 if [ -f "$out/.config" ] && [ "$(cat "$out/.lab-config-stamp" 2>/dev/null)" = "$stamp" ]; then
 	exit 0
 fi

@@ -51,16 +51,40 @@ commit_feature() {
 	echo "$f" >>"$LAB_WORK/series-features.new"
 }
 
+# The trees built must be what features/ says, or the run tests code the
+# repository does not hold (CI shares the work folder). Edits in a tree,
+# or commits on 'ours' not written back by 'make refresh', stop the run
+# unless LAB_USE_WORKTREE=1 asks for the trees as they are.
+check_trees() {
+	local t dirty head
+	for t in "$LAB_SRC" "$LAB_UPSTREAM"; do
+		[ -e "$t/.git" ] || continue
+		dirty=$(git -C "$t" status --porcelain --untracked-files=no | head -n 10)
+		[ -z "$dirty" ] && continue
+		[ "${LAB_USE_WORKTREE:-}" = 1 ] && { say "building $t with its uncommitted edits (LAB_USE_WORKTREE=1)"; continue; }
+		die "$t has uncommitted edits, which features/ does not hold:
+$dirty
+  commit them on 'ours' and run 'make refresh', discard them (git -C $t checkout -f),
+  or build them as they are with LAB_USE_WORKTREE=1"
+	done
+	head=$(cat "$LAB_WORK/series.head" 2>/dev/null) || return 0
+	[ "$(git -C "$LAB_SRC" rev-parse HEAD)" = "$head" ] && return
+	[ "${LAB_USE_WORKTREE:-}" = 1 ] && { say "building $LAB_SRC at $(git -C "$LAB_SRC" rev-parse --short HEAD) (LAB_USE_WORKTREE=1)"; return; }
+	die "$LAB_SRC is at $(git -C "$LAB_SRC" log -1 --format='%h %s'), not the series applied from features/:
+$(git -C "$LAB_SRC" log --oneline "$head..HEAD" 2>/dev/null | head -n 5)
+  write the commits back with 'make refresh', or build them as they are with LAB_USE_WORKTREE=1"
+}
+
 apply_series() {
 	local hash head
+	check_trees
 	hash=$(inputs_hash)
 	if [ "$(cat "$LAB_WORK/series.hash" 2>/dev/null)" = "$hash" ] &&
 	   [ "$(git -C "$LAB_SRC" rev-parse --abbrev-ref HEAD)" = ours ]; then
 		return
 	fi
-	if [ -n "$(git -C "$LAB_SRC" status --porcelain --untracked-files=no)" ]; then
-		die "$LAB_SRC has uncommitted changes; commit them on 'ours' and run 'make refresh', or discard them (git -C $LAB_SRC checkout -f)"
-	fi
+	[ -z "$(git -C "$LAB_SRC" status --porcelain --untracked-files=no)" ] ||
+		die "features/ changed and $LAB_SRC has uncommitted edits; applying the series would lose them"
 	[ -e "$STAGE/.git" ] || git -C "$LAB_SRC" worktree add -q --detach "$STAGE" pristine
 	git -C "$STAGE" checkout -q -f --detach pristine
 	git -C "$STAGE" clean -fdq
@@ -74,6 +98,7 @@ apply_series() {
 	git -C "$LAB_SRC" checkout -q -f -B ours "$head"
 	mv "$LAB_WORK/series-features.new" "$LAB_WORK/series-features"
 	echo "$hash" >"$LAB_WORK/series.hash"
+	echo "$head" >"$LAB_WORK/series.head"
 	say "series applied: $(git -C "$LAB_SRC" rev-list --count pristine..ours) patches on pristine"
 }
 
@@ -121,6 +146,7 @@ refresh_series() {
 		refresh_feature "${feats[$i]}" "${commits[$i]}"
 	done
 	inputs_hash >"$LAB_WORK/series.hash"
+	git -C "$LAB_SRC" rev-parse HEAD >"$LAB_WORK/series.head"
 }
 
 case "${1:-}" in
