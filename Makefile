@@ -15,13 +15,21 @@ export VARIANT ?= ours
 export ONLY
 export LAB_WORK
 export LAB_FEATURES
+export SUITE
 
-.PHONY: help deps tree series refresh config kernel initramfs test run shell bench check clean distclean
+.PHONY: help inputs deps tree series refresh config kernel initramfs test run shell bench check clean distclean
+
+# Every target checks its inputs (VARIANT, FLAVOR, ONLY, LAB_*) before it
+# installs, extracts or builds anything.
+CHECK_INPUTS = @FLAVOR=$(or $(FLAVOR),debug) bash -c '. $(LAB)/lib.sh'
 
 help:
 	@sed -n 's/^#   //p' lab/help.txt
 
-deps:
+inputs:
+	$(CHECK_INPUTS)
+
+deps: inputs
 	@$(LAB)/deps.sh
 
 tree: deps
@@ -47,14 +55,14 @@ test: deps
 
 # make run: the demos on the non-debug kernel (timing is part of what they
 # show); make run CMD='...' [EXTRA=dir] runs one command in the guest.
+# Either way the exit status is the demos' verdict or the command's.
 run: deps
-	@export FLAVOR=$(or $(FLAVOR),nodebug); $(LAB)/build.sh && $(LAB)/initramfs.sh && \
-	if [ -n "$(CMD)" ]; then LAB_CMD='$(subst ','\'',$(CMD))' LAB_EXTRA='$(EXTRA)' $(LAB)/boot.sh cmd; \
-	else $(LAB)/boot.sh run; fi
+	@FLAVOR=$(or $(FLAVOR),nodebug) LAB_CMD='$(subst ','\'',$(CMD))' LAB_EXTRA='$(EXTRA)' $(LAB)/run.sh
 
 shell: deps
 	@[ -t 0 ] || { echo "make shell needs a terminal on stdin" >&2; exit 1; }
-	@export FLAVOR=$(or $(FLAVOR),debug); $(LAB)/build.sh && $(LAB)/initramfs.sh && $(LAB)/boot.sh shell
+	@export FLAVOR=$(or $(FLAVOR),debug); . $(LAB)/lib.sh && lab_work_init && lab_lock && \
+	$(LAB)/build.sh && $(LAB)/initramfs.sh && $(LAB)/boot.sh shell
 
 bench: deps
 	@$(LAB)/bench.sh
@@ -62,8 +70,8 @@ bench: deps
 check: series
 	@$(LAB)/check.sh
 
-clean:
-	rm -rf out $(or $(LAB_WORK),/var/tmp/kernel-lab)/runs
+clean: inputs
+	@$(LAB)/clean.sh clean
 
-distclean: clean
-	rm -rf $(or $(LAB_WORK),/var/tmp/kernel-lab)
+distclean: inputs
+	@$(LAB)/clean.sh distclean

@@ -7,8 +7,10 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 export FLAVOR=nodebug ONLY=${ONLY:-}
-runs=$LAB_WORK/runs/bench
-mkdir -p "$runs"
+lab_work_init
+lab_lock
+runs=$(lab_run_dir bench)
+say "run folder: $runs"
 for VARIANT in ours upstream; do
 	export VARIANT
 	"$LAB_REPO/lab/build.sh"

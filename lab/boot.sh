@@ -11,10 +11,13 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mode=${1:?usage: boot.sh MODE [RUN_DIR]}
 out=$(lab_build_dir)
-run=${2:-$LAB_WORK/runs/$VARIANT-$FLAVOR-$mode}
+run=${2:-$(lab_run_dir "$mode")/$FLAVOR}
 deadline=${LAB_TIMEOUT:-1500}
 mkdir -p "$run"
-rm -rf "$run/console.log" "$run/results.ktap" "$run/qemu.rc" "$run"/initrd* "$run"/run.cpio*
+rm -rf "$run/console.log" "$run/results.ktap" "$run/qemu.rc" "$run"/initrd* "$run"/run.cpio* "$run/qemu.sh"
+link=$LAB_WORK/runs/$VARIANT-$FLAVOR-$mode
+[ -L "$link" ] || rm -rf -- "$link"	# a run folder of the old layout
+ln -sfn "$run" "$link"
 
 # The per-run part of the guest, appended to the built initramfs as a second
 # cpio archive (the kernel unpacks concatenated archives in order).
@@ -30,6 +33,7 @@ pack_run_archive() {
 		LAB_FLAVOR=$FLAVOR
 		LAB_FEATURES="$feats"
 		LAB_ONLY="${ONLY:-}"
+		LAB_SUITE="${SUITE:-}"
 		LAB_KUNIT_SUITES="${LAB_KUNIT_SUITES:-}"
 		LAB_RELEASE=$(cat "$out/include/config/kernel.release")
 		LAB_BUILD_ID=$(readelf -n "$out/vmlinux" | sed -n 's/.*Build ID: //p' | head -n 1)
@@ -79,27 +83,64 @@ fi
 # the user only what the guest prints (the log keeps the rest).
 quiet=""
 if [ "$mode" = test ] || [ "$mode" = probe ] || [ "$mode" = bench ]; then
-	con=(-chardev "file,id=con,path=$run/console.log")
+	con="-chardev file,id=con,path=$run/console.log"
 else
-	con=(-chardev "stdio,id=con,signal=off,logfile=$run/console.log")
+	con="-chardev stdio,id=con,signal=off,logfile=$run/console.log"
 	quiet=quiet
 fi
+# KUnit suites run only on test boots: a demo or a shell boots quietly.
+# SUITE narrows them (and the guest programs) to a name or a glob.
+kunit=kunit.enable=0
+if [ "$mode" = test ]; then
+	kunit="kunit.enable=1${SUITE:+ kunit.filter_glob=$SUITE}"
+fi
+append="console=ttyS0 panic=-1 tsc=reliable $(tsc_khz) printk_devkmsg=on $kunit $quiet ${LAB_APPEND:-}"
+
+# The exact command, kept runnable by hand with the kernel it booted.
+cp "$out/arch/x86/boot/bzImage" "$run/bzImage"
+cat >"$run/qemu.sh" <<-CMD
+	#!/bin/sh
+	# $mode boot of $VARIANT/$FLAVOR, $(date -u '+%F %T UTC'); run from anywhere.
+	exec qemu-system-x86_64 -accel $acc -cpu $cpu -m ${LAB_MEM:-2048} -smp ${LAB_SMP:-2} \\
+	  -nodefaults -nographic -no-reboot -bios /usr/share/qemu/qboot.rom \\
+	  $con -serial chardev:con -serial file:$run/results.ktap \\
+	  -device isa-debug-exit,iobase=0xf4,iosize=0x04 \\
+	  -device pvpanic-pci -action panic=exit-failure \\
+	  -kernel $run/bzImage -initrd $run/initrd \\
+	  -append '$append'
+CMD
+chmod +x "$run/qemu.sh"
+
+# What the guest is doing, for the progress line of a long test boot.
+guest_status() {
+	local n last
+	n=$(grep -acE '^\s*(not )?ok ' "$run/results.ktap" 2>/dev/null)
+	last=$(grep -aE '^\s*(not )?ok ' "$run/results.ktap" 2>/dev/null | tail -n 1 | xargs | cut -c1-60)
+	echo "guest running, ${n:-0} results so far${last:+, last: $last}"
+}
+
+# make shell has no deadline: the user ends it.
+[ "$mode" = shell ] && deadline=0
 set +e
-timeout --foreground -k 5 "$deadline" qemu-system-x86_64 \
-	-accel "$acc" -cpu "$cpu" -m "${LAB_MEM:-2048}" -smp "${LAB_SMP:-2}" \
-	-nodefaults -nographic -no-reboot -bios /usr/share/qemu/qboot.rom \
-	"${con[@]}" -serial chardev:con -serial "file:$run/results.ktap" \
-	-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
-	-device pvpanic-pci -action panic=exit-failure \
-	-kernel "$out/arch/x86/boot/bzImage" -initrd "$run/initrd" \
-	-append "console=ttyS0 panic=-1 tsc=reliable $(tsc_khz) $quiet ${LAB_APPEND:-}"
+if [ "$mode" = test ] || [ "$mode" = bench ]; then
+	timeout -k 5 "$deadline" "$run/qemu.sh" </dev/null &
+	qpid=$!
+	lab_progress $qpid "${LAB_PROGRESS:-60}" guest_status
+	wait $qpid
+else
+	timeout --foreground -k 5 "$deadline" "$run/qemu.sh"
+fi
 rc=$?
 set -e
 echo $rc >"$run/qemu.rc"
 case $rc in
-33) ;;
-124|137) say "guest killed at the host deadline ($deadline s); console tail:"; tail -n 30 "$run/console.log" ;;
-1) say "guest panicked (pvpanic); console tail:"; tail -n 30 "$run/console.log" ;;
-*) say "QEMU exited $rc without the guest finishing; console tail:"; tail -n 30 "$run/console.log" ;;
+33) exit 0 ;;
+124|137) say "guest killed at the host deadline ($deadline s); console tail:" ;;
+1) say "guest panicked (pvpanic); console tail:" ;;
+*) say "QEMU exited $rc without the guest finishing; console tail:" ;;
 esac
-[ $rc = 33 ]
+tail -n 30 "$run/console.log"
+say "console: $run/console.log"
+say "KTAP:    $run/results.ktap"
+say "QEMU:    $run/qemu.sh (runs the same boot again)"
+exit 1

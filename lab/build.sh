@@ -6,13 +6,23 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 out=$(lab_build_dir)
-mkdir -p "$LAB_WORK"
+lab_work_init
 lab_lock
 t0=$(date +%s)
 "$LAB_REPO/lab/tree.sh"
 "$LAB_REPO/lab/config.sh"
 say "building $VARIANT/$FLAVOR kernel in $out (-j$LAB_JOBS)"
-if ! kmake bzImage modules >"$out/build.log" 2>&1; then
+# kbuild's output goes to the log; a line every LAB_PROGRESS seconds says
+# how far it is (a cold debug build takes about 17 minutes on 2 cores).
+build_status() {
+	local steps
+	steps=$(grep -c '^  [A-Z]' "$out/build.log")
+	echo "$steps kbuild steps, now $(grep '^  [A-Z]' "$out/build.log" | tail -n 1 | xargs)"
+}
+kmake bzImage modules >"$out/build.log" 2>&1 &
+kpid=$!
+lab_progress $kpid "${LAB_PROGRESS:-30}" build_status
+if ! wait $kpid; then
 	grep -E 'error|Error' "$out/build.log" | head -n 30 >&2
 	die "kernel build failed: $out/build.log"
 fi
@@ -28,7 +38,10 @@ for d in "$fix"/*/; do
 		rm -rf "$d"
 	fi
 done
-rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='*.mod*' \
+# Compare by content and give a changed file the copy time, not the
+# source's: a checkout whose files are older than the objects built from
+# another checkout must still rebuild them.
+rsync -rlpD --checksum --delete --exclude='*.o' --exclude='*.ko' --exclude='*.mod*' \
 	--exclude='.*.cmd' --exclude='Module.symvers' --exclude='modules.order' \
 	--exclude='*.dtbo' --exclude='/Kbuild' "$LAB_REPO/fixtures/" "$fix/"
 (

@@ -16,6 +16,17 @@ FLAVOR=${FLAVOR:-debug}
 die() { echo "lab: ERROR: $*" >&2; exit 1; }
 say() { echo "lab: $*"; }
 
+. "$LAB_REPO/lab/inputs.sh"
+lab_check_inputs
+
+# The work folder, created with a mark: 'make distclean' deletes only a
+# folder that carries it.
+LAB_MARK=.kernel-lab-work
+lab_work_init() {
+	mkdir -p "$LAB_WORK"
+	[ -e "$LAB_WORK/$LAB_MARK" ] || echo "work folder of $LAB_REPO" >"$LAB_WORK/$LAB_MARK"
+}
+
 # Features in series order (features/series), optionally narrowed by
 # LAB_FEATURES (space separated) for working on one feature alone.
 lab_features() {
@@ -61,10 +72,43 @@ lab_build_dir() {
 
 # One kernel build at a time on this machine: two cores are shared by
 # everything, so concurrent lab runs queue here instead of thrashing.
+# The lock covers a whole test, run or bench (build, pack, boot, judge):
+# two runs sharing a work folder would rebuild and judge each other's
+# kernels. Scripts started under it inherit LAB_LOCK_HELD and do not take
+# it again (a second flock on a new descriptor would wait for ourselves).
 LAB_LOCK=${LAB_LOCK:-/var/tmp/kernel-lab.lock}
 lab_lock() {
+	[ "${LAB_LOCK_HELD:-}" = "$LAB_LOCK" ] && return
 	exec 9>"$LAB_LOCK"
-	flock -n 9 || { say "waiting for another lab build to finish"; flock 9; }
+	flock -n 9 || { say "waiting for another lab run to finish ($LAB_LOCK)"; flock 9; }
+	export LAB_LOCK_HELD=$LAB_LOCK
+}
+
+# A run folder per invocation: runs/<date>-<time>-<mode>-<variant>, one
+# stamp for the whole invocation (test boots each flavor into a subfolder),
+# runs/latest pointing at it and runs/<variant>-<flavor>-<mode> at the
+# newest run of that kind. The last LAB_KEEP_RUNS (5) are kept.
+lab_run_dir() {
+	local mode=$1 runs=$LAB_WORK/runs dir old
+	export LAB_RUN_STAMP=${LAB_RUN_STAMP:-$(date +%Y%m%d-%H%M%S)}
+	dir=$runs/$LAB_RUN_STAMP-$mode-$VARIANT
+	mkdir -p "$dir"
+	ln -sfn "$(basename "$dir")" "$runs/latest"
+	ls -1d "$runs"/2*-*-*/ 2>/dev/null | head -n -"${LAB_KEEP_RUNS:-5}" |
+		while read -r old; do rm -rf -- "$old"; done
+	echo "$dir"
+}
+
+# Print a progress line every $2 seconds while process $1 runs: the
+# elapsed time and what function $3 says is going on.
+lab_progress() {
+	local pid=$1 every=$2 what=$3 t0=$SECONDS
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 1
+		if [ $(((SECONDS - t0) % every)) = 0 ] && kill -0 "$pid" 2>/dev/null; then
+			say "... $((SECONDS - t0)) s: $("$what" 2>/dev/null)"
+		fi
+	done
 }
 
 kmake() {

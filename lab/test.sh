@@ -5,16 +5,21 @@
 # feature has timing-sensitive tests (guest-nodebug/), the non-debug kernel
 # boots once more for those. Ends with the line 'N passed, N failed'.
 set -euo pipefail
+# make test FLAVOR=x boots that kernel only (lib.sh defaults FLAVOR).
+asked_flavor=${FLAVOR:-}
 . "$(dirname "$0")/lib.sh"
 export ONLY=${ONLY:-}
 
 selected() { [ -z "$ONLY" ] || [[ " $ONLY " == *" $1 "* ]]; }
+# SUITE=<name or glob>: one suite (guest program or KUnit suite) again.
+# shellcheck disable=SC2053 # the glob is meant
+wanted() { [ -z "${SUITE:-}" ] || [[ "$1" == $SUITE ]]; }
 in_series() { [[ " $(lab_series_features | tr '\n' ' ') " == *" $1 "* ]]; }
 
-mkdir -p "$LAB_WORK"
-for f in $ONLY; do
-	[ -d "$LAB_REPO/features/$f" ] || die "ONLY=$f: no such feature (features/: $(lab_features | tr '\n' ' '))"
-done
+lab_work_init
+lab_lock
+runs=$(lab_run_dir test)
+say "run folder: $runs"
 
 # The judge first: a judge that cannot fail would make every run green.
 python3 "$LAB_REPO/lab/judge_test.py" >"$LAB_WORK/judge_test.log" 2>&1 ||
@@ -25,8 +30,8 @@ for f in $(lab_features); do
 	selected "$f" && compgen -G "$LAB_REPO/features/$f/guest-nodebug/*" >/dev/null &&
 		flavors="debug nodebug" && break
 done
-# LAB_FLAVORS narrows a working run to one kernel (e.g. debug); CI never sets it.
-flavors=${LAB_FLAVORS:-$flavors}
+# LAB_FLAVORS (or FLAVOR) narrows a working run to one kernel; CI sets neither.
+flavors=${LAB_FLAVORS:-${asked_flavor:-$flavors}}
 
 total_pass=0 total_fail=0 total_skip=0 status=0
 for FLAVOR in $flavors; do
@@ -39,10 +44,12 @@ for FLAVOR in $flavors; do
 		tests=$dir/guest
 		[ "$FLAVOR" = nodebug ] && tests=$dir/guest-nodebug
 		for t in "$tests"/*.c "$tests"/*.sh; do
-			[ -e "$t" ] && args+=(--expect "$(basename "${t%.*}")")
+			[ -e "$t" ] && wanted "$(basename "${t%.*}")" &&
+				args+=(--expect "$(basename "${t%.*}")")
 		done
 		[ "$FLAVOR" = debug ] && [ -f "$dir/kunit" ] || continue
 		for s in $(grep -v '^\s*#' "$dir/kunit"); do
+			wanted "$s" || continue
 			if in_series "$f"; then
 				args+=(--expect "$s")
 				kunit+=" $s"
@@ -51,9 +58,13 @@ for FLAVOR in $flavors; do
 			fi
 		done
 	done
+	if [ -n "${SUITE:-}" ] && [ ${#args[@]} = 2 ]; then
+		say "SUITE=$SUITE matches no suite of $FLAVOR's selected features; not booting it"
+		continue
+	fi
 	"$LAB_REPO/lab/build.sh"
 	"$LAB_REPO/lab/initramfs.sh"
-	run=$LAB_WORK/runs/$VARIANT-$FLAVOR-test
+	run=$runs/$FLAVOR
 	t0=$(date +%s.%N)
 	LAB_KUNIT_SUITES=${ONLY:+$kunit} "$LAB_REPO/lab/boot.sh" test "$run" || true
 	say "boot and tests took $(echo "$(date +%s.%N) - $t0" | bc | cut -c1-6) s; /init at $(sed -n 's/^\[ *\([0-9.]*\)\] Run \/init.*/\1/p' "$run/console.log") s guest uptime"
@@ -63,7 +74,10 @@ for FLAVOR in $flavors; do
 		tee "$run/verdict"
 	rc=${PIPESTATUS[0]}
 	set -e
-	[ $rc = 0 ] || status=1
+	if [ $rc != 0 ]; then
+		status=1
+		say "$VARIANT-$FLAVOR failed; console: $run/console.log, KTAP: $run/results.ktap, QEMU: $run/qemu.sh"
+	fi
 	read -r p f s < <(sed -n 's/.*: \([0-9]*\) passed, \([0-9]*\) failed\(, \([0-9]*\) skipped\)\?$/\1 \2 \4/p' "$run/verdict" | tail -n 1)
 	total_pass=$((total_pass + p)) total_fail=$((total_fail + f)) total_skip=$((total_skip + ${s:-0}))
 done

@@ -31,7 +31,7 @@ extract_pristine() {
 	say "extracted and committed the pristine tree in $((SECONDS - t0)) s"
 }
 
-mkdir -p "$LAB_WORK"
+lab_work_init
 [ -d "$LAB_SRC/.git" ] || extract_pristine
 if [ ! -e "$LAB_UPSTREAM/.git" ]; then
 	git -C "$LAB_SRC" worktree prune
