@@ -56,7 +56,7 @@ commit_feature() {
 # or commits on 'ours' not written back by 'make refresh', stop the run
 # unless LAB_USE_WORKTREE=1 asks for the trees as they are.
 check_trees() {
-	local t dirty head
+	local t dirty head hash
 	for t in "$LAB_SRC" "$LAB_UPSTREAM"; do
 		[ -e "$t/.git" ] || continue
 		dirty=$(git -C "$t" status --porcelain --untracked-files=no | head -n 10)
@@ -67,7 +67,11 @@ $dirty
   commit them on 'ours' and run 'make refresh', discard them (git -C $t checkout -f),
   or build them as they are with LAB_USE_WORKTREE=1"
 	done
-	head=$(cat "$LAB_WORK/series.head" 2>/dev/null) || return 0
+	# series.head: the head the last apply (or refresh) made, and the
+	# series.hash it made it for; a head recorded for another hash is
+	# stale (an older lab applied the series) and proves nothing.
+	read -r head hash <"$LAB_WORK/series.head" 2>/dev/null || return 0
+	[ "$hash" = "$(cat "$LAB_WORK/series.hash" 2>/dev/null)" ] || return 0
 	[ "$(git -C "$LAB_SRC" rev-parse HEAD)" = "$head" ] && return
 	[ "${LAB_USE_WORKTREE:-}" = 1 ] && { say "building $LAB_SRC at $(git -C "$LAB_SRC" rev-parse --short HEAD) (LAB_USE_WORKTREE=1)"; return; }
 	die "$LAB_SRC is at $(git -C "$LAB_SRC" log -1 --format='%h %s'), not the series applied from features/:
@@ -98,7 +102,7 @@ apply_series() {
 	git -C "$LAB_SRC" checkout -q -f -B ours "$head"
 	mv "$LAB_WORK/series-features.new" "$LAB_WORK/series-features"
 	echo "$hash" >"$LAB_WORK/series.hash"
-	echo "$head" >"$LAB_WORK/series.head"
+	echo "$head $hash" >"$LAB_WORK/series.head"
 	say "series applied: $(git -C "$LAB_SRC" rev-list --count pristine..ours) patches on pristine"
 }
 
@@ -146,7 +150,7 @@ refresh_series() {
 		refresh_feature "${feats[$i]}" "${commits[$i]}"
 	done
 	inputs_hash >"$LAB_WORK/series.hash"
-	git -C "$LAB_SRC" rev-parse HEAD >"$LAB_WORK/series.head"
+	echo "$(git -C "$LAB_SRC" rev-parse HEAD) $(cat "$LAB_WORK/series.hash")" >"$LAB_WORK/series.head"
 }
 
 case "${1:-}" in
