@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # The lab's inputs, checked before anything is installed, extracted or
 # built: a wrong name or path stops the run at once with what was wrong and
 # what would be right. Sourced by lib.sh; lab_check_inputs runs there.
@@ -58,6 +59,7 @@ lab_check_inputs() {
 	*) die "FLAVOR='$FLAVOR': must be 'debug' or 'nodebug'" ;;
 	esac
 	lab_check_words LAB_FLAVORS "${LAB_FLAVORS:-}" debug nodebug
+	# shellcheck disable=SC2046 # one word per name
 	lab_check_words ONLY "${ONLY:-}" $(lab_known_features)
 	lab_check_words LAB_FEATURES "${LAB_FEATURES:-}" $(lab_known_features)
 	lab_check_words LAB_FIXTURES "${LAB_FIXTURES:-}" $(lab_known_fixtures)
