@@ -267,6 +267,15 @@ SPLAT_LINES = [
     'Kernel panic - not syncing: Fatal exception',
 ]
 
+# The consoles of issue 11 that the old judge passed.
+ISSUE_CONSOLES = [
+    'kernel BUG at drivers/i2c/i2c-core-base.c:2200!',
+    'list_add corruption. next->prev should be prev (ffff8880049c8f18), but was 0000000000000000.',
+    'refcount_t: underflow; use-after-free.',
+    'INFO: task arb-two-masters:120 blocked for more than 120 seconds.',
+    'unregister_netdevice: waiting for lo to become free. Usage count = 2',
+]
+
 WARNING_REPORT = """[   40.000100] ------------[ cut here ]------------
 [   40.000200] WARNING: CPU: 1 PID: 95 at drivers/i2c/muxes/i2c-arb.c:120 arb_select+0x99/0x120
 [   40.000300] Modules linked in: i2c_wire_sim(O)
@@ -384,14 +393,30 @@ class Captured(Verdicts):
             with self.subTest(run=name):
                 self.fails(text[:i] + '    not ' + text[i + 4:], read(c), says='FAILED: ')
 
+    def test_a_capture_missing_a_planned_result_fails(self):
+        for name, (r, c) in self.runs.items():
+            lines = read(r).splitlines(True)
+            i = next(i for i, l in enumerate(lines) if l.startswith('    ok 2 '))
+            with self.subTest(run=name):
+                self.fails(''.join(lines[:i] + lines[i + 1:]), read(c), says='plan 1..')
+
+    def test_a_capture_with_a_tab_indented_not_ok_fails(self):
+        for name, (r, c) in self.runs.items():
+            lines = read(r).splitlines(True)
+            i = next(i for i, l in enumerate(lines) if l.startswith('    ok '))
+            lines[i] = '\tnot ' + lines[i].lstrip()
+            with self.subTest(run=name):
+                self.fails(''.join(lines), read(c), says='FAILED: ')
+
     def test_a_capture_with_a_splat_inserted_fails_and_names_the_suite(self):
         for name, (r, c) in self.runs.items():
             lines = read(c).splitlines(True)
             i = max(i for i, l in enumerate(lines) if 'lab: start ' in l and 'kmemleak' not in l)
             suite = lines[i].split('lab: start ')[1].strip()
-            with self.subTest(run=name):
-                self.fails(read(r), ''.join(lines[:i + 1]) + '[   99.0] kernel BUG at x.c:1!\n' +
-                           ''.join(lines[i + 1:]), says=f'kernel BUG during {suite}')
+            for splat in ISSUE_CONSOLES:
+                with self.subTest(run=name, splat=splat):
+                    console = ''.join(lines[:i + 1]) + f'[   99.0] {splat}\n' + ''.join(lines[i + 1:])
+                    self.fails(read(r), console, says=f'during {suite}: {splat}')
 
 
 @unittest.skipUnless(os.path.exists(KUNIT_PY), f'no tree at hand ({KUNIT_PY})')
