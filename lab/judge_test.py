@@ -10,6 +10,7 @@ import concurrent.futures
 import contextlib
 import io
 import os
+import re
 import sys
 import tempfile
 import unittest
@@ -344,6 +345,9 @@ class SecondOpinion(Verdicts):
         self.fails(GOOD, kunit='/nonexistent/kunit.py', says='second opinion')
 
 
+SUITE_START = re.compile(r'(?:lab: start |^\[[ .\d]+\]     # Subtest: )(\S+)\s*$')
+
+
 def captures():
     """The real runs under judge_test/: {name: (results, console)}."""
     runs = {}
@@ -411,8 +415,11 @@ class Captured(Verdicts):
     def test_a_capture_with_a_splat_inserted_fails_and_names_the_suite(self):
         for name, (r, c) in self.runs.items():
             lines = read(c).splitlines(True)
-            i = max(i for i, l in enumerate(lines) if 'lab: start ' in l and 'kmemleak' not in l)
-            suite = lines[i].split('lab: start ')[1].strip()
+            # After the last line that names a suite: a guest program's
+            # marker, or KUnit's own header of a built-in suite.
+            starts = [(i, m.group(1)) for i, m in enumerate(map(SUITE_START.search, lines))
+                      if m and 'kmemleak' not in m.group(1)]
+            i, suite = starts[-1]
             for splat in ISSUE_CONSOLES:
                 with self.subTest(run=name, splat=splat):
                     console = ''.join(lines[:i + 1]) + f'[   99.0] {splat}\n' + ''.join(lines[i + 1:])
