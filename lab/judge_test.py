@@ -353,6 +353,8 @@ def captures():
     runs = {}
     for name in sorted(os.listdir(CAPTURES)) if os.path.isdir(CAPTURES) else []:
         d = os.path.join(CAPTURES, name)
+        if not os.path.isdir(d):
+            continue
         runs[name] = (os.path.join(d, 'results.ktap'), os.path.join(d, 'console.log'))
     return runs
 
