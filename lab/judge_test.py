@@ -328,18 +328,30 @@ class Splats(Verdicts):
         self.passes(GOOD, console=console)
 
 
-FAKE_KUNIT = """import sys
-print('[00:00:00] Testing complete. Ran 3 tests: passed: 3')
-"""
+def fake_kunit(d, summary, status=0):
+    """A stand-in for kunit.py that prints summary and exits with status."""
+    path = os.path.join(d, 'kunit.py')
+    with open(path, 'w') as f:
+        f.write(f'import sys\nprint("[00:00:00] Testing complete. {summary}")\nsys.exit({status})\n')
+    return path
 
 
 class SecondOpinion(Verdicts):
+    def test_a_kunit_py_that_agrees_lets_the_run_pass(self):
+        with tempfile.TemporaryDirectory() as d:
+            self.passes(GOOD, kunit=fake_kunit(d, 'Ran 4 tests: passed: 3, skipped: 1'))
+
     def test_a_kunit_py_that_counts_differently_fails_the_run(self):
         with tempfile.TemporaryDirectory() as d:
-            fake = os.path.join(d, 'kunit.py')
-            with open(fake, 'w') as f:
-                f.write(FAKE_KUNIT)
-            self.fails(GOOD, kunit=fake, says='kunit.py and the judge count the stream differently')
+            self.fails(GOOD, kunit=fake_kunit(d, 'Ran 3 tests: passed: 3'),
+                       says='kunit.py and the judge count the stream differently')
+
+    def test_a_kunit_py_that_fails_what_the_judge_passes_fails_the_run(self):
+        for summary, status in (('Ran 4 tests: passed: 3, skipped: 1, errors: 1', 0),
+                                ('Ran 4 tests: passed: 3, skipped: 1', 1)):
+            with tempfile.TemporaryDirectory() as d, self.subTest(summary=summary, status=status):
+                self.fails(GOOD, kunit=fake_kunit(d, summary, status),
+                           says='kunit.py fails the stream, the judge passes it')
 
     def test_a_kunit_py_that_cannot_run_fails_the_run(self):
         self.fails(GOOD, kunit='/nonexistent/kunit.py', says='second opinion')
