@@ -299,7 +299,7 @@ SPLATS = [
     (r'rcu: INFO: rcu_\w+ (self-)?detected (expedited )?stall', 'RCU stall'),
     (r'unregister_netdevice: waiting for', 'net device reference leak'),
     (r'ref_tracker: ', 'reference tracker report'),
-    (r'ODEBUG: ', 'debugobjects report'),
+    (r'ODEBUG: (?!selftest passed)', 'debugobjects report'),
     (r'possible (circular|recursive) locking|inconsistent lock state|DEBUG_LOCKS_WARN_ON|'
      r'suspicious RCU usage|lock held when returning|bad unlock balance|held lock freed|'
      r'possible irq lock inversion|possible deadlock', 'lockdep report'),
@@ -307,6 +307,9 @@ SPLATS = [
     (r'UBSAN: ', 'UBSAN report'),
     (r'KASAN: ', 'KASAN report'),
     (r'unreferenced object 0x|kmemleak: \d+ new suspected memory leaks', 'kmemleak report'),
+    # A detector that switched itself off can no longer fail the run.
+    (r'kmemleak: Cannot |Kernel memory leak detector disabled|'
+     r'Disabling lock debugging due to kernel taint', 'a detector turned itself off'),
     (r'general protection fault', 'general protection fault'),
     (r'\bOops\b', 'Oops'),
     (r'Kernel panic', 'kernel panic'),

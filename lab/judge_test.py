@@ -266,6 +266,8 @@ SPLAT_LINES = [
     'unreferenced object 0xffff888003c1a000 (size 64):',
     'BUG kmalloc-64 (Not tainted): Poison overwritten',
     'Kernel panic - not syncing: Fatal exception',
+    'Disabling lock debugging due to kernel taint',
+    'kmemleak: Kernel memory leak detector disabled',
 ]
 
 # The consoles of issue 11 that the old judge passed.
@@ -324,7 +326,7 @@ class Splats(Verdicts):
         console = CONSOLE + ('[    3.0] i2c i2c-3: write failed\n'
                              '[    3.1] kmemleak: Kernel memory leak detector initialized\n'
                              '[    3.2] lab: start guest-prog\n'
-                             '[    3.3] ODEBUG selftest passed\n')
+                             '[    3.3] ODEBUG: selftest passed\n')
         self.passes(GOOD, console=console)
 
 
