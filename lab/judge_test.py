@@ -362,35 +362,40 @@ class SecondOpinion(Verdicts):
 SUITE_START = re.compile(r'(?:lab: start |^\[[ .\d]+\]     # Subtest: )(\S+)\s*$')
 
 
-def captures():
-    """The real runs under judge_test/: {name: (results, console)}."""
+def captures(passing_only=True):
+    """The real runs under judge_test/: {name: (results, console)}; each
+    folder's 'verdict' is what the judge must print for it."""
     runs = {}
     for name in sorted(os.listdir(CAPTURES)) if os.path.isdir(CAPTURES) else []:
         d = os.path.join(CAPTURES, name)
         if not os.path.isdir(d):
+            continue
+        if passing_only and not read(os.path.join(d, 'verdict')).rstrip().endswith(' 0 failed'):
             continue
         runs[name] = (os.path.join(d, 'results.ktap'), os.path.join(d, 'console.log'))
     return runs
 
 
 def read(path):
-    with open(path) as f:
+    with open(path, newline='') as f:
         return f.read()
 
 
 class Captured(Verdicts):
-    """Real runs: they pass; each derived breakage of them fails."""
+    """Real runs get their verdict; each breakage derived from a passing one fails."""
 
     def setUp(self):
         self.runs = captures()
         if not self.runs:
-            self.fail('no captured runs in lab/judge_test/')
+            self.fail('no captured passing runs in lab/judge_test/')
 
-    def test_the_captured_runs_pass(self):
-        for name, (r, c) in self.runs.items():
+    def test_each_captured_run_gets_its_verdict(self):
+        for name, (r, c) in captures(passing_only=False).items():
             with self.subTest(run=name):
+                want = read(os.path.join(os.path.dirname(r), 'verdict'))
                 rc, out = judge_files(r, c)
-                self.assertEqual(rc, 0, out)
+                self.assertEqual(out, want)
+                self.assertEqual(rc, 0 if want.rstrip().endswith(' 0 failed') else 1)
 
     def test_a_truncated_capture_fails(self):
         for name, (r, c) in self.runs.items():
@@ -450,6 +455,8 @@ class KunitPyAgrees(unittest.TestCase):
         cases = {name: (read(r), read(c), 0) for name, (r, c) in captures().items()}
         for name, (r, c, _) in list(cases.items()):
             cases[name + ' truncated'] = (r[:len(r) * 2 // 3], c, 1)
+        for name, (r, c) in captures(passing_only=False).items():
+            cases.setdefault(name, (read(r), read(c), 1))
         cases['plan 1..10, three results'] = (document(
             '    KTAP version 1\n    # Subtest: s\n    1..10\n    ok 1 a\n    ok 2 b\n'
             '    ok 3 c\nok {nr} s\n'), CONSOLE, 1)
