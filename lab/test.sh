@@ -70,7 +70,8 @@ for FLAVOR in $flavors; do
 	say "boot and tests took $(echo "$(date +%s.%N) - $t0" | bc | cut -c1-6) s; /init at $(sed -n 's/^\[ *\([0-9.]*\)\] Run \/init.*/\1/p' "$run/console.log") s guest uptime"
 	set +e
 	"$LAB_REPO/lab/judge.py" --label "$VARIANT-$FLAVOR" --results "$run/results.ktap" \
-		--console "$run/console.log" --qemu-rc "$(cat "$run/qemu.rc" 2>/dev/null || echo 255)" "${args[@]}" |
+		--console "$run/console.log" --qemu-rc "$(cat "$run/qemu.rc" 2>/dev/null || echo 255)" \
+		--kunit "$(lab_tree)/tools/testing/kunit/kunit.py" "${args[@]}" |
 		tee "$run/verdict"
 	rc=${PIPESTATUS[0]}
 	set -e

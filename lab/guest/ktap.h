@@ -4,10 +4,12 @@
  *
  * A guest test program is one static binary that runs a suite: it prints a
  * KTAP subtest document on stdout (Documentation/dev-tools/ktap.rst) and
- * the lab's /init nests it under the run's top-level plan:
+ * the lab's lab-run-tests nests it under the run's top-level plan and
+ * closes it with the suite's result, "ok <n> <file name>":
  *
  *	KTAP version 1
- *	# Subtest: <suite>
+ *	# Subtest: <file name of the program>
+ *	# <the suite's title, when it differs>
  *	1..<cases>
  *	ok 1 <case name, a sentence>
  *	# <diagnostics of case 2>
@@ -29,10 +31,23 @@
 static int ktap_case_nr;
 static int ktap_failed;
 
+/* glibc's basename of argv[0]; declared here whatever _GNU_SOURCE says. */
+extern char *program_invocation_short_name;
+
+/*
+ * The subtest is named after the program's file: the runner's result line
+ * and the host's list of expected suites use that name, and a KTAP parser
+ * fails a subtest whose result names another.
+ */
 static inline void ktap_begin(const char *suite, int cases)
 {
+	const char *name = program_invocation_short_name;
+
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("KTAP version 1\n# Subtest: %s\n1..%d\n", suite, cases);
+	printf("KTAP version 1\n# Subtest: %s\n", name);
+	if (strcmp(suite, name))
+		printf("# %s\n", suite);
+	printf("1..%d\n", cases);
 }
 
 /* Diagnostics belong to the case reported next. */
