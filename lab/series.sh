@@ -70,7 +70,7 @@ $dirty
 	# series.head: the head the last apply (or refresh) made, and the
 	# series.hash it made it for; a head recorded for another hash is
 	# stale (an older lab applied the series) and proves nothing.
-	read -r head hash <"$LAB_WORK/series.head" 2>/dev/null || return 0
+	read -r head hash 2>/dev/null <"$LAB_WORK/series.head" || return 0
 	[ "$hash" = "$(cat "$LAB_WORK/series.hash" 2>/dev/null)" ] || return 0
 	[ "$(git -C "$LAB_SRC" rev-parse HEAD)" = "$head" ] && return
 	[ "${LAB_USE_WORKTREE:-}" = 1 ] && { say "building $LAB_SRC at $(git -C "$LAB_SRC" rev-parse --short HEAD) (LAB_USE_WORKTREE=1)"; return; }
