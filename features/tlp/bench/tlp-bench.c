@@ -163,7 +163,13 @@ static int demo(void)
 	if (on > 0 && off > 0)
 		printf("time saved by the probe: %.1f ms (%.0f%%)\n", off - on,
 		       100 * (off - on) / off);
-	return on > 0 && off > 0 ? 0 : 1;
+	/* What the demo shows: with TLP on, a probe went out for the tail. */
+	if (on <= 0 || off <= 0 || tlp_delta(c1, c2).probes < 1) {
+		printf("demo FAILED: %s\n", on <= 0 || off <= 0 ?
+		       "a transaction did not complete" : "TLP on sent no probe");
+		return 1;
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
