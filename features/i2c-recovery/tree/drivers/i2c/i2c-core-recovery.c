@@ -57,14 +57,16 @@
 
 /*
  * UM10204 table 10, standard mode: tLOW >= 4.7 us, tHIGH >= 4.0 us,
- * tSU;STO >= 4.0 us, tBUF >= 4.7 us. SDA moves in the middle of the low
- * phase, well clear of the falling edge (tHD;DAT). The high phase counts
- * from SCL reading high, so a slow rise eats none of it: tSU;STO, then the
- * STOP, then tBUF before SDA is sampled and anything else may start.
+ * tSU;STO >= 4.0 us, tBUF >= 4.7 us, rise time tr <= 1 us. SDA moves in
+ * the middle of the low phase, well clear of the falling edge (tHD;DAT).
+ * The high phase counts from SCL reading high, so a slow rise eats none of
+ * it: tSU;STO, then the STOP, then tBUF (plus SDA's own rise) before SDA is
+ * sampled and anything else may start.
  */
 #define RECOVERY_TLOW_HALF_NS	2500
 #define RECOVERY_TSU_STO_NS	5000
 #define RECOVERY_TBUF_NS	5000
+#define RECOVERY_TR_MAX_NS	1000
 #define RECOVERY_MAX_PULSES	9
 /*
  * A slave may stretch the clock; SMBus gives up on SCL held low after
@@ -243,7 +245,7 @@ static int recovery_pulse(struct i2c_adapter *adap)
 	/* Released also when giving up: we must not be the one holding SDA. */
 	if (bri->set_sda)
 		bri->set_sda(adap, 1);
-	ndelay(RECOVERY_TBUF_NS);
+	ndelay(RECOVERY_TR_MAX_NS + RECOVERY_TBUF_NS);
 	return released ? 0 : -EBUSY;
 }
 
