@@ -414,9 +414,9 @@ static int recovery_get_sda_gpio(struct i2c_adapter *adap)
 
 	if (bri->scl_gpiod)
 		gpiod_direction_output(bri->scl_gpiod, 0);
-	udelay(10);
+	usleep_range(10, 20);
 	ret = recovery_get_gpio(adap, "sda", GPIOD_IN, &bri->sda_gpiod);
-	udelay(10);
+	usleep_range(10, 20);
 	if (bri->scl_gpiod)
 		gpiod_direction_output(bri->scl_gpiod, 1);
 	return ret;
