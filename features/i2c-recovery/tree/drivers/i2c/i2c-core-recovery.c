@@ -280,7 +280,8 @@ static int recovery_clock_out(struct i2c_adapter *adap, unsigned int *pulses)
 /**
  * i2c_generic_scl_recovery - recover the bus by clocking SCL
  * @adap: the adapter; its bus_recovery_info must provide get_scl() and
- *	set_scl(), and get_sda(), get_bus_free() or set_sda()
+ *	set_scl(); get_bus_free() or get_sda() read the bus back, set_sda()
+ *	sends STOPs, and with neither nine clocks are sent blind
  *
  * Clocks SCL at least once and up to nine times until the bus reads free,
  * each clock carrying a STOP when SDA can be driven. The caller must own
