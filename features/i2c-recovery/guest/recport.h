@@ -52,31 +52,44 @@ static inline void recport_down(const char *id)
 }
 
 /*
- * Put the simulator in a fault state (@fault = "<debugfs file> <value>",
- * or NULL for a free bus), run one recovery, and return what it did; the
- * simulator is reset afterwards. result is -1000 when the run failed.
+ * Put the simulator @sim (its debugfs directory, with a trailing slash) in
+ * a fault state (@file = a debugfs file, @value what to write; NULL for a
+ * free bus), run one recovery through the adapter's debugfs file @port,
+ * and return what it did; the simulator is reset afterwards. result is
+ * -1000 when the run failed.
  */
-static inline struct recport_run recport_recover(const char *file, const char *value)
+static inline struct recport_run port_recover(const char *sim, const char *port,
+					      const char *file, const char *value)
 {
 	struct recport_run r = { .result = -1000 };
-	char path[160], line[80];
+	char path[200], line[120];
 	FILE *f;
 
-	put_str(RECPORT_SIM "reset", "1");
-	put_str(RECPORT_SIM "monitor/reset", "1");
-	snprintf(path, sizeof(path), RECPORT_SIM "%s", file ? file : "");
-	if ((file && put_str(path, value)) || put_str(RECPORT_PORT, "1"))
+	snprintf(path, sizeof(path), "%sreset", sim);
+	put_str(path, "1");
+	snprintf(path, sizeof(path), "%smonitor/reset", sim);
+	put_str(path, "1");
+	snprintf(path, sizeof(path), "%s%s", sim, file ? file : "");
+	if ((file && put_str(path, value)) || put_str(port, "1"))
 		return r;
-	f = fopen(RECPORT_PORT, "r");
+	f = fopen(port, "r");
 	if (!f || !fgets(line, sizeof(line), f) ||
 	    sscanf(line, "result %d ns %lld", &r.result, &r.ns) != 2)
 		r.result = -1000;
 	if (f)
 		fclose(f);
-	r.pulses = get_num(RECPORT_SIM "monitor/pulses");
-	r.stops = get_num(RECPORT_SIM "monitor/stops");
-	put_str(RECPORT_SIM "reset", "1");
+	snprintf(path, sizeof(path), "%smonitor/pulses", sim);
+	r.pulses = get_num(path);
+	snprintf(path, sizeof(path), "%smonitor/stops", sim);
+	r.stops = get_num(path);
+	snprintf(path, sizeof(path), "%sreset", sim);
+	put_str(path, "1");
 	return r;
+}
+
+static inline struct recport_run recport_recover(const char *file, const char *value)
+{
+	return port_recover(RECPORT_SIM, RECPORT_PORT, file, value);
 }
 
 #endif /* RECPORT_H */

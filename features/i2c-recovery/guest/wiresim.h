@@ -239,9 +239,11 @@ static inline int wiresim_open(struct wiresim *w, const char *simdev, const char
 	return 0;
 }
 
-/* The DT overlay bus: module, overlay, adapter. */
-static inline int wiresim_up(struct wiresim *w)
+/* A DT overlay bus: module, @overlay, the simulator @simdev, adapter @adapname. */
+static inline int wiresim_up_with(struct wiresim *w, const char *overlay,
+				  const char *simdev, const char *adapname)
 {
+	char cmd[128];
 	FILE *p;
 
 	memset(w, 0, sizeof(*w));
@@ -250,16 +252,23 @@ static inline int wiresim_up(struct wiresim *w)
 		printf("# modprobe i2c-wire-sim failed\n");
 		return -1;
 	}
-	p = popen("lab-overlay apply " OVERLAY, "r");
+	snprintf(cmd, sizeof(cmd), "lab-overlay apply %s", overlay);
+	p = popen(cmd, "r");
 	if (!p || !fgets(w->overlay_id, sizeof(w->overlay_id), p)) {
-		printf("# lab-overlay apply " OVERLAY " failed\n");
+		printf("# %s failed\n", cmd);
 		if (p)
 			pclose(p);
 		return -1;
 	}
 	pclose(p);
 	w->overlay_id[strcspn(w->overlay_id, "\n")] = 0;
-	return wiresim_open(w, "i2c-wire-sim", "i2c-wire-sim-master");
+	return wiresim_open(w, simdev, adapname);
+}
+
+/* The plain bus: i2c-gpio without recovery, as every board has it. */
+static inline int wiresim_up(struct wiresim *w)
+{
+	return wiresim_up_with(w, OVERLAY, "i2c-wire-sim", "i2c-wire-sim-master");
 }
 
 /* Undo wiresim_up(), also a half-done one, so the next suite starts clean. */

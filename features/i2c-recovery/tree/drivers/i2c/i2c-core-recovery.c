@@ -10,26 +10,31 @@
  * data bits and an acknowledge).
  *
  * The generic algorithm here does that through the adapter's line accessors
- * (driver callbacks or GPIOs set up at adapter registration):
+ * (driver callbacks or GPIOs set up at adapter registration), and keeps the
+ * observable behaviour bus drivers have relied on since 6.12:
  *
- *   - it checks first that SCL can go high at all; SCL held low is a hardware
- *     fault that clocking cannot fix, so it gives up with -EBUSY at once;
- *   - it stops as soon as the bus reads free, so a slave that needs k clocks
- *     gets exactly k;
- *   - when SDA can be driven, every clock carries a STOP: SDA is pulled low
- *     while SCL is low and released tSU;STO after SCL went high. As long as the
- *     slave holds SDA this is invisible; in the clock where the slave lets go
- *     it becomes a STOP that resets every slave's state machine. A STOP one bit
- *     after a byte boundary does not commit a half-written EEPROM page;
- *   - SDA still low after nine clocks means the slave is not merely out of
- *     step: -EBUSY.
+ *   - it always sends at least one clock, and (when SDA can be driven) each
+ *     clock carries a STOP, so callers can use recovery as a forced bus reset
+ *     and controllers whose busy flag clears only on a STOP see one;
+ *   - it stops as soon as the bus reads free after a clock, so a slave that
+ *     needs k clocks gets exactly k; a STOP one bit after a byte boundary
+ *     does not commit a half-written EEPROM page;
+ *   - without any way to read the bus back (an SCL GPIO only) it sends nine
+ *     clocks blind and reports success;
+ *   - SCL that stays low for the SMBus tTIMEOUT is a hardware fault clocking
+ *     cannot fix: -EBUSY. SDA still low after nine clocks means the slave is
+ *     not merely out of step: -EBUSY too, with its own message.
  *
- * Pulse timing is standard mode with margin, so any I2C device can follow it.
+ * Timing is standard mode, measured from the lines as read back, so a slow
+ * (1 us rise time) bus gets the full margins: SDA is sampled only after SCL
+ * has read high for tHIGH, and the STOP has its set-up time and the bus-free
+ * time before anything else happens on the bus.
  *
  * Locking: the generic routine assumes the caller owns the bus, which is the
  * case for bus drivers calling i2c_recover_bus() from their transfer path;
- * the debugfs trigger takes the root adapter lock itself. The counters have
- * their own spinlock because bus drivers may recover from any context.
+ * the debugfs trigger takes the root adapter lock and resumes the parent
+ * device itself. The counters have their own spinlock because bus drivers
+ * may recover from any context.
  */
 
 #include <kunit/visibility.h>
@@ -40,8 +45,10 @@
 #include <linux/gpio/consumer.h>
 #include <linux/gpio/driver.h>
 #include <linux/i2c.h>
+#include <linux/ktime.h>
 #include <linux/pinctrl/consumer.h>
 #include <linux/pinctrl/devinfo.h>
+#include <linux/pm_runtime.h>
 #include <linux/seq_file.h>
 #include <linux/spinlock.h>
 #include <linux/uaccess.h>
@@ -50,16 +57,22 @@
 
 /*
  * UM10204 table 10, standard mode: tLOW >= 4.7 us, tHIGH >= 4.0 us,
- * tSU;STO >= 4.0 us. One pulse lasts 10 us (100 kHz): SDA moves in the
- * middle of the low phase (well clear of the falling edge, as tHD;DAT
- * wants) and the STOP edge comes after the full tSU;STO.
+ * tSU;STO >= 4.0 us, tBUF >= 4.7 us, rise time tr <= 1 us. SDA moves in
+ * the middle of the low phase, well clear of the falling edge (tHD;DAT).
+ * The high phase counts from SCL reading high, so a slow rise eats none of
+ * it: tSU;STO, then the STOP, then tBUF (plus SDA's own rise) before SDA is
+ * sampled and anything else may start.
  */
 #define RECOVERY_TLOW_HALF_NS	2500
-#define RECOVERY_TSU_STO_NS	4500
-#define RECOVERY_THIGH_REST_NS	500
+#define RECOVERY_TSU_STO_NS	5000
+#define RECOVERY_TBUF_NS	5000
+#define RECOVERY_TR_MAX_NS	1000
 #define RECOVERY_MAX_PULSES	9
-/* A slave may stretch the clock; longer than this is a stuck SCL. */
-#define RECOVERY_STRETCH_MAX_US	100
+/*
+ * A slave may stretch the clock; SMBus gives up on SCL held low after
+ * tTIMEOUT (25..35 ms), so do we: a device that holds it longer is stuck.
+ */
+#define RECOVERY_TTIMEOUT_US	30000
 
 /* Accessors used when recovery runs on the adapter's SCL/SDA GPIOs. */
 static int recovery_gpio_get_scl(struct i2c_adapter *adap)
@@ -170,21 +183,27 @@ static void recovery_select_pins(struct i2c_bus_recovery_info *bri, bool gpio)
 }
 
 /*
- * Release SCL and wait until it reads high. A slave may legitimately stretch
- * the clock for a while; one that keeps it low past the limit has SCL stuck.
+ * Release SCL and wait until it reads high: a slow rise or a slave
+ * stretching the clock is waited for, up to the SMBus tTIMEOUT (wall time).
+ * Busy-waits, as the whole routine does: callers may be atomic.
  */
 static bool recovery_scl_released(struct i2c_adapter *adap)
 {
 	struct i2c_bus_recovery_info *bri = adap->bus_recovery_info;
-	unsigned int waited_us = 0;
+	ktime_t deadline;
 
 	bri->set_scl(adap, 1);
-	while (!bri->get_scl(adap)) {
-		if (waited_us++ >= RECOVERY_STRETCH_MAX_US)
-			return false;
-		udelay(1);
+	if (bri->get_scl(adap))
+		return true;
+
+	deadline = ktime_add_us(ktime_get(), RECOVERY_TTIMEOUT_US);
+	while (ktime_before(ktime_get(), deadline)) {
+		udelay(2);
+		if (bri->get_scl(adap))
+			return true;
 	}
-	return true;
+	/* One last look: we may have been preempted past the deadline. */
+	return bri->get_scl(adap);
 }
 
 /* 1: SDA is free, 0: still held, -EOPNOTSUPP: no way to tell. */
@@ -204,11 +223,15 @@ static int recovery_bus_free(struct i2c_adapter *adap)
 	return free < 0 ? free : !!free;
 }
 
-/* One clock pulse carrying a STOP (if SDA can be driven). */
+/*
+ * One clock pulse, carrying a STOP if SDA can be driven: SDA low while SCL
+ * is low, released tSU;STO after SCL reads high. While a slave holds SDA the
+ * STOP is invisible; in the clock where it lets go it resets every slave.
+ */
 static int recovery_pulse(struct i2c_adapter *adap)
 {
 	struct i2c_bus_recovery_info *bri = adap->bus_recovery_info;
-	int ret;
+	bool released;
 
 	bri->set_scl(adap, 0);
 	ndelay(RECOVERY_TLOW_HALF_NS);
@@ -216,34 +239,38 @@ static int recovery_pulse(struct i2c_adapter *adap)
 		bri->set_sda(adap, 0);
 	ndelay(RECOVERY_TLOW_HALF_NS);
 
-	ret = recovery_scl_released(adap) ? 0 : -EBUSY;
-	if (!ret)
+	released = recovery_scl_released(adap);
+	if (released)
 		ndelay(RECOVERY_TSU_STO_NS);
 	/* Released also when giving up: we must not be the one holding SDA. */
 	if (bri->set_sda)
 		bri->set_sda(adap, 1);
-	ndelay(RECOVERY_THIGH_REST_NS);
-	return ret;
+	ndelay(RECOVERY_TR_MAX_NS + RECOVERY_TBUF_NS);
+	return released ? 0 : -EBUSY;
 }
 
-/* Clock until the bus is free; returns the result, counts the pulses. */
+/*
+ * Clock at least once (the STOP of a forced reset), then until the bus
+ * reads free; returns the result and counts the pulses.
+ */
 static int recovery_clock_out(struct i2c_adapter *adap, unsigned int *pulses)
 {
-	int free = recovery_bus_free(adap);
+	int free;
 
-	while (free != 1 && *pulses < RECOVERY_MAX_PULSES) {
+	do {
 		if (recovery_pulse(adap)) {
-			dev_err(&adap->dev, "SCL is stuck low after %u pulses, exit recovery\n",
-				*pulses);
+			dev_err_ratelimited(&adap->dev,
+					    "SCL is stuck low, exit recovery\n");
 			return -EBUSY;
 		}
 		(*pulses)++;
 		free = recovery_bus_free(adap);
-	}
+	} while (free != 1 && *pulses < RECOVERY_MAX_PULSES);
 
 	if (free == 0) {
-		dev_err(&adap->dev, "SDA is still held low after %u pulses, exit recovery\n",
-			*pulses);
+		dev_err_ratelimited(&adap->dev,
+				    "SDA is still held low after %u pulses, exit recovery\n",
+				    *pulses);
 		return -EBUSY;
 	}
 	/* Without a way to read the bus back, nine clocks is all we can do. */
@@ -253,15 +280,16 @@ static int recovery_clock_out(struct i2c_adapter *adap, unsigned int *pulses)
 /**
  * i2c_generic_scl_recovery - recover the bus by clocking SCL
  * @adap: the adapter; its bus_recovery_info must provide get_scl() and
- *	set_scl(), and get_sda(), get_bus_free() or set_sda()
+ *	set_scl(); get_bus_free() or get_sda() read the bus back, set_sda()
+ *	sends STOPs, and with neither nine clocks are sent blind
  *
- * Clocks SCL up to nine times until the bus reads free, sending a STOP with
- * the pulse in which the slave lets go when SDA can be driven. The caller
- * must own the bus (hold the adapter lock or be in its transfer path).
+ * Clocks SCL at least once and up to nine times until the bus reads free,
+ * each clock carrying a STOP when SDA can be driven. The caller must own
+ * the bus (hold the adapter lock or be in its transfer path).
  *
  * Return: 0 when the bus is free (or after nine clocks when it cannot be
- * read back), -EBUSY when SCL is held low or SDA is still low after nine
- * clocks.
+ * read back), -EBUSY when SCL is held low for the SMBus tTIMEOUT or SDA is
+ * still low after nine clocks.
  */
 int i2c_generic_scl_recovery(struct i2c_adapter *adap)
 {
@@ -280,10 +308,10 @@ int i2c_generic_scl_recovery(struct i2c_adapter *adap)
 	if (bri->set_sda)
 		bri->set_sda(adap, 1);
 	if (recovery_scl_released(adap)) {
-		ndelay(RECOVERY_TSU_STO_NS);
+		ndelay(RECOVERY_TBUF_NS);
 		ret = recovery_clock_out(adap, &pulses);
 	} else {
-		dev_err(&adap->dev, "SCL is stuck low, exit recovery\n");
+		dev_err_ratelimited(&adap->dev, "SCL is stuck low, exit recovery\n");
 		ret = -EBUSY;
 	}
 
@@ -357,93 +385,100 @@ static void recovery_init_pinctrl(struct i2c_adapter *adap)
 }
 
 /*
- * Request an optional recovery GPIO: a missing one is fine, a deferring one
- * defers the adapter, any other error is reported and recovery goes on
- * without that line.
+ * Look up a recovery GPIO the board may have wired: 1 when found, 0 when
+ * not (any error but a deferral means "not wired", as it always has).
  */
 static int recovery_get_gpio(struct i2c_adapter *adap, const char *con_id,
 			     enum gpiod_flags flags, struct gpio_desc **out)
 {
-	struct gpio_desc *gpiod = devm_gpiod_get_optional(&adap->dev, con_id, flags);
+	struct gpio_desc *gpiod = devm_gpiod_get(&adap->dev, con_id, flags);
 
 	if (IS_ERR(gpiod)) {
 		if (PTR_ERR(gpiod) == -EPROBE_DEFER)
 			return -EPROBE_DEFER;
-		dev_warn(&adap->dev, "not using %s GPIO for recovery: %pe\n",
-			 con_id, gpiod);
-		gpiod = NULL;
+		dev_dbg(&adap->dev, "no %s GPIO for recovery: %pe\n", con_id, gpiod);
+		return 0;
 	}
 	*out = gpiod;
-	return 0;
+	return 1;
 }
 
 /*
- * Find "scl" and "sda" GPIOs for generic recovery when the driver gave no
- * way to move SCL itself. SDA is requested open drain, so recovery can also
- * drive it and send STOPs.
+ * SDA is only read back, so it is requested as an input: the core never
+ * drives an SDA line it found itself. Taking it over may glitch it; with
+ * SCL held low a glitch is a data bit change, never a START or a STOP.
  */
-static int recovery_init_gpios(struct i2c_adapter *adap, bool *sda_drivable)
+static int recovery_get_sda_gpio(struct i2c_adapter *adap)
 {
 	struct i2c_bus_recovery_info *bri = adap->bus_recovery_info;
-	struct gpio_desc *sda;
 	int ret;
 
-	if (bri->recover_bus && bri->recover_bus != i2c_generic_scl_recovery)
-		return 0;
-	if (bri->scl_gpiod || (bri->get_scl && bri->set_scl))
-		return 0;
-
-	recovery_select_pins(bri, true);
-	ret = recovery_get_gpio(adap, "scl", GPIOD_OUT_HIGH_OPEN_DRAIN,
-				&bri->scl_gpiod);
-	if (ret || !bri->scl_gpiod)
-		goto restore_pins;
-
-	bri->recover_bus = i2c_generic_scl_recovery;
-	dev_info(&adap->dev, "using generic GPIOs for recovery\n");
-	if (bri->sda_gpiod)
-		goto restore_pins;
-
-	/*
-	 * Taking SDA over may glitch it; with SCL low a glitch is a data bit
-	 * change, never a START or STOP seen by the slaves.
-	 */
-	gpiod_set_value_cansleep(bri->scl_gpiod, 0);
+	if (bri->scl_gpiod)
+		gpiod_direction_output(bri->scl_gpiod, 0);
 	usleep_range(10, 20);
-	ret = recovery_get_gpio(adap, "sda", GPIOD_OUT_HIGH_OPEN_DRAIN, &sda);
+	ret = recovery_get_gpio(adap, "sda", GPIOD_IN, &bri->sda_gpiod);
 	usleep_range(10, 20);
-	gpiod_set_value_cansleep(bri->scl_gpiod, 1);
-	bri->sda_gpiod = sda;
-	*sda_drivable = !!sda;
-
-restore_pins:
-	recovery_select_pins(bri, false);
+	if (bri->scl_gpiod)
+		gpiod_direction_output(bri->scl_gpiod, 1);
 	return ret;
 }
 
-static void recovery_use_gpios(struct i2c_bus_recovery_info *bri,
-			       bool sda_drivable)
+/*
+ * Generic recovery (or none yet): the board's "scl" GPIO, when wired, is
+ * what recovery clocks, also over a driver's own get/set_scl; "sda" is
+ * optional. Only a deferral is an error.
+ */
+static int recovery_init_gpios(struct i2c_adapter *adap)
+{
+	struct i2c_bus_recovery_info *bri = adap->bus_recovery_info;
+	int ret = 0;
+
+	if (bri->recover_bus && bri->recover_bus != i2c_generic_scl_recovery)
+		return 0;
+
+	recovery_select_pins(bri, true);
+	if (!bri->scl_gpiod) {
+		ret = recovery_get_gpio(adap, "scl", GPIOD_OUT_HIGH_OPEN_DRAIN,
+					&bri->scl_gpiod);
+		if (ret < 0)
+			goto restore_pins;
+		if (ret) {
+			bri->recover_bus = i2c_generic_scl_recovery;
+			dev_info(&adap->dev, "using generic GPIOs for recovery\n");
+		}
+	}
+	if (!bri->sda_gpiod)
+		ret = recovery_get_sda_gpio(adap);
+
+restore_pins:
+	recovery_select_pins(bri, false);
+	return ret < 0 ? ret : 0;
+}
+
+/*
+ * Recovery on GPIOs: SCL is clocked, SDA (if any) read back, and driven
+ * only if it was handed over as an output by the driver.
+ */
+static void recovery_use_gpios(struct i2c_bus_recovery_info *bri)
 {
 	bri->get_scl = recovery_gpio_get_scl;
 	bri->set_scl = recovery_gpio_set_scl;
 	if (!bri->sda_gpiod)
 		return;
 	bri->get_sda = recovery_gpio_get_sda;
-	/* A driver-supplied SDA GPIO may only be driven if it is an output. */
-	if (sda_drivable ||
-	    gpiod_get_direction(bri->sda_gpiod) == GPIO_LINE_DIRECTION_OUT)
+	if (gpiod_get_direction(bri->sda_gpiod) == GPIO_LINE_DIRECTION_OUT)
 		bri->set_sda = recovery_gpio_set_sda;
 }
 
-/* NULL if the info can be used, else what is missing. */
+/* NULL if driver-supplied callbacks can be used, else what is missing. */
 static const char *recovery_info_problem(struct i2c_bus_recovery_info *bri)
 {
 	if (bri->recover_bus != i2c_generic_scl_recovery)
 		return NULL;
 	if (!bri->get_scl || !bri->set_scl)
-		return "generic SCL recovery needs get_scl() and set_scl()";
-	if (!bri->get_sda && !bri->set_sda && !bri->get_bus_free)
-		return "generic SCL recovery needs get_sda(), set_sda() or get_bus_free()";
+		return "no {get|set}_scl() found";
+	if (!bri->get_sda && !bri->set_sda)
+		return "either get_sda() or set_sda() needed";
 	return NULL;
 }
 
@@ -461,26 +496,25 @@ static const char *recovery_info_problem(struct i2c_bus_recovery_info *bri)
 int i2c_init_recovery(struct i2c_adapter *adap)
 {
 	struct i2c_bus_recovery_info *bri = adap->bus_recovery_info;
-	bool sda_drivable = false;
-	const char *problem;
+	const char *problem = NULL;
 
 	if (!bri)
 		return 0;
 
 	recovery_init_pinctrl(adap);
-	if (recovery_init_gpios(adap, &sda_drivable) == -EPROBE_DEFER)
+	if (recovery_init_gpios(adap) == -EPROBE_DEFER)
 		return -EPROBE_DEFER;
 
 	if (!bri->recover_bus) {
 		/* Drivers may offer recovery only if the board wired GPIOs. */
-		dev_dbg(&adap->dev, "Not using recovery: no recover_bus() and no SCL GPIO\n");
+		dev_dbg(&adap->dev, "Not using recovery: no suitable method provided\n");
 		adap->bus_recovery_info = NULL;
 		return -EINVAL;
 	}
 	if (bri->scl_gpiod && bri->recover_bus == i2c_generic_scl_recovery)
-		recovery_use_gpios(bri, sda_drivable);
-
-	problem = recovery_info_problem(bri);
+		recovery_use_gpios(bri);
+	else
+		problem = recovery_info_problem(bri);
 	if (problem) {
 		dev_err(&adap->dev, "Not using recovery: %s\n", problem);
 		adap->bus_recovery_info = NULL;
@@ -511,6 +545,7 @@ static ssize_t recovery_trigger_write(struct file *file, const char __user *buf,
 				      size_t count, loff_t *ppos)
 {
 	struct i2c_adapter *adap = file->private_data;
+	struct device *parent = adap->dev.parent;
 	unsigned int val;
 	int ret;
 
@@ -520,9 +555,20 @@ static ssize_t recovery_trigger_write(struct file *file, const char __user *buf,
 	if (val != 1)
 		return -EINVAL;
 
+	/*
+	 * As in a transfer: the bus is ours and the controller powered. A
+	 * parent without runtime PM (-EACCES) is as its driver left it.
+	 */
+	ret = parent ? pm_runtime_get_sync(parent) : 0;
+	if (ret < 0 && ret != -EACCES) {
+		pm_runtime_put_noidle(parent);
+		return ret;
+	}
 	i2c_lock_bus(adap, I2C_LOCK_ROOT_ADAPTER);
 	ret = i2c_recover_bus(adap);
 	i2c_unlock_bus(adap, I2C_LOCK_ROOT_ADAPTER);
+	if (parent)
+		pm_runtime_put(parent);
 	return ret ?: count;
 }
 
