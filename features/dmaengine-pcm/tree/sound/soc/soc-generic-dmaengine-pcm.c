@@ -56,18 +56,36 @@ static struct dmapcm *to_dmapcm(struct snd_soc_component *component)
 	return container_of(soc_component_to_pcm(component), struct dmapcm, pcm);
 }
 
-/* The only CPU DAI of the link; multi-CPU links have no single FIFO. */
+/* Multi-CPU links have no single FIFO to describe, so they are refused. */
+static bool dmapcm_link_has_one_cpu(struct snd_soc_pcm_runtime *rtd)
+{
+	if (rtd->dai_link->num_cpus <= 1)
+		return true;
+	dev_err(rtd->dev, "generic dmaengine PCM needs exactly one CPU DAI, link has %u\n",
+		rtd->dai_link->num_cpus);
+	return false;
+}
+
+/*
+ * The CPU DAI's description of its FIFO, or NULL. Read it only where it is
+ * needed: a DAI may set it as late as its .startup, which runs after this
+ * component's open, and a platform with its own snd_pcm_hardware, channel
+ * request or slave config may never set it at all.
+ */
 static struct snd_dmaengine_dai_dma_data *
 dmapcm_dai_dma_data(struct snd_pcm_substream *substream)
 {
 	struct snd_soc_pcm_runtime *rtd = snd_soc_substream_to_rtd(substream);
+	struct snd_dmaengine_dai_dma_data *dma_data;
 
-	if (rtd->dai_link->num_cpus != 1) {
-		dev_err(rtd->dev, "generic dmaengine PCM needs exactly one CPU DAI, link has %u\n",
-			rtd->dai_link->num_cpus);
+	if (!dmapcm_link_has_one_cpu(rtd))
 		return NULL;
-	}
-	return snd_soc_dai_get_dma_data(snd_soc_rtd_to_cpu(rtd, 0), substream);
+	dma_data = snd_soc_dai_get_dma_data(snd_soc_rtd_to_cpu(rtd, 0), substream);
+	if (!dma_data)
+		dev_err(rtd->dev, "CPU DAI %s has no DMA data for the %s stream\n",
+			snd_soc_rtd_to_cpu(rtd, 0)->name,
+			snd_pcm_direction_name(substream->stream));
+	return dma_data;
 }
 
 /* ---------------------------------------------------------------------------
@@ -163,16 +181,18 @@ static struct dma_chan *dmapcm_compat_chan(struct dmaengine_pcm *pcm,
 {
 	struct snd_dmaengine_dai_dma_data *dma_data;
 
+	if (!dmapcm_link_has_one_cpu(rtd))
+		return NULL;
 	if ((pcm->flags & SND_DMAENGINE_PCM_FLAG_HALF_DUPLEX) &&
 	    pcm->chan[SNDRV_PCM_STREAM_PLAYBACK])
 		return pcm->chan[SNDRV_PCM_STREAM_PLAYBACK];
+	if (pcm->config->compat_request_channel)
+		return pcm->config->compat_request_channel(rtd, substream);
 
+	/* Only the filter needs the DAI: its argument is the DAI's filter_data. */
 	dma_data = dmapcm_dai_dma_data(substream);
 	if (!dma_data)
 		return NULL;
-
-	if (pcm->config->compat_request_channel)
-		return pcm->config->compat_request_channel(rtd, substream);
 	return snd_dmaengine_pcm_request_channel(pcm->config->compat_filter_fn,
 						 dma_data->filter_data);
 }
@@ -253,13 +273,16 @@ static int dmapcm_set_runtime_hw(struct dmapcm *priv,
 	struct snd_dmaengine_dai_dma_data *dma_data;
 	struct snd_pcm_hardware hw;
 
-	dma_data = dmapcm_dai_dma_data(substream);
-	if (!dma_data)
+	if (!dmapcm_link_has_one_cpu(snd_soc_substream_to_rtd(substream)))
 		return -EINVAL;
-
+	/* The platform's own description needs nothing from the DAI. */
 	if (priv->pcm.config->pcm_hardware)
 		return snd_soc_set_runtime_hwparams(substream,
 						    priv->pcm.config->pcm_hardware);
+
+	dma_data = dmapcm_dai_dma_data(substream);
+	if (!dma_data)
+		return -EINVAL;
 
 	dmapcm_base_hw(&hw, dma_data, dma_get_max_seg_size(chan->device->dev),
 		       priv->period_counting[substream->stream]);
