@@ -43,7 +43,7 @@ static int way_bind(struct way_run *r, const char *way, const char *overlay)
 	vloop_sh("echo %s > " WAY, way);
 	r->id = vloop_overlay_apply(overlay);
 	if (r->id >= 0)
-		r->card = vloop_wait_card(10);
+		r->card = vloop_wait_card(20);
 	if (r->card < 0)
 		why(r, "overlay %s: id %d, no card", overlay, r->id);
 	return r->card >= 0;
