@@ -120,12 +120,26 @@ static struct dmapcm_test_dma *dmapcm_test_dma_register(struct kunit *test)
 	return dma;
 }
 
+static bool dmapcm_test_is_chan(struct dma_chan *chan, void *param)
+{
+	return chan == param;
+}
+
+/* Take @chan as a client would, through the dmaengine core. */
+static struct dma_chan *dmapcm_test_take(struct dma_chan *chan)
+{
+	dma_cap_mask_t any;
+
+	dma_cap_zero(any);
+	return dma_request_channel(any, dmapcm_test_is_chan, chan);
+}
+
 /* A channel both streams hold (half duplex) is given back exactly once. */
 static void dmapcm_test_release_gives_a_shared_channel_back_once(struct kunit *test)
 {
 	struct dmapcm_test_dma *dma = dmapcm_test_dma_register(test);
 	struct dmaengine_pcm pcm = {};
-	struct dma_chan *chan = dma_get_slave_channel(&dma->chans[0]);
+	struct dma_chan *chan = dmapcm_test_take(&dma->chans[0]);
 
 	KUNIT_ASSERT_PTR_EQ(test, chan, &dma->chans[0]);
 	pcm.chan[SNDRV_PCM_STREAM_PLAYBACK] = chan;
@@ -144,8 +158,8 @@ static void dmapcm_test_release_gives_each_distinct_channel_back(struct kunit *t
 	struct dmapcm_test_dma *dma = dmapcm_test_dma_register(test);
 	struct dmaengine_pcm pcm = {};
 
-	pcm.chan[SNDRV_PCM_STREAM_PLAYBACK] = dma_get_slave_channel(&dma->chans[0]);
-	pcm.chan[SNDRV_PCM_STREAM_CAPTURE] = dma_get_slave_channel(&dma->chans[1]);
+	pcm.chan[SNDRV_PCM_STREAM_PLAYBACK] = dmapcm_test_take(&dma->chans[0]);
+	pcm.chan[SNDRV_PCM_STREAM_CAPTURE] = dmapcm_test_take(&dma->chans[1]);
 	KUNIT_ASSERT_NOT_NULL(test, pcm.chan[SNDRV_PCM_STREAM_PLAYBACK]);
 	KUNIT_ASSERT_NOT_NULL(test, pcm.chan[SNDRV_PCM_STREAM_CAPTURE]);
 
@@ -156,7 +170,7 @@ static void dmapcm_test_release_gives_each_distinct_channel_back(struct kunit *t
 	KUNIT_EXPECT_EQ(test, dma->chans[1].client_count, 0);
 
 	/* A playback-only PCM has no capture channel to give back. */
-	pcm.chan[SNDRV_PCM_STREAM_PLAYBACK] = dma_get_slave_channel(&dma->chans[0]);
+	pcm.chan[SNDRV_PCM_STREAM_PLAYBACK] = dmapcm_test_take(&dma->chans[0]);
 	KUNIT_ASSERT_NOT_NULL(test, pcm.chan[SNDRV_PCM_STREAM_PLAYBACK]);
 	dmapcm_release_chans(&pcm);
 	KUNIT_EXPECT_EQ(test, dma->frees[0], 2);
