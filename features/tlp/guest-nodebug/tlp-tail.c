@@ -359,6 +359,8 @@ static void case_fast_probe_sack(bool on)
 
 		ok = fd >= 0 && rest && write(fd, &rq, sizeof(rq)) == sizeof(rq) &&
 		     !tlp_read_full(fd, &len, 4) && len > 4 && len <= NSEG * 1500;
+		/* Let the ACKs of the first segments leave at 50 ms first. */
+		usleep(20000);
 		ok = ok && !tlp_set_dir_delay("r1", 40) &&
 		     !tlp_read_full(fd, rest, len - 4);
 		d = tlp_delta(before, tlp_counters());
