@@ -2,17 +2,21 @@
 /*
  * tlp-tail: tail loss probe on an emulated path (see tlpnet.h), timed.
  *
- * Each transaction is a fresh connection asking for a 10-segment response
- * whose last K segments the router drops once each. Counters are read from
- * the server namespace around each transaction. Parity cases hold on the
- * unpatched kernel too; "[extension]" cases test what only ours does.
+ * Most transactions are a fresh connection asking for a 10-segment response
+ * whose last K segments the router drops once each; the keep-alive, repair
+ * and needless-probe cases keep one connection for several rounds. Counters
+ * are read from the server namespace around each transaction. Parity cases
+ * hold on the unpatched kernel too; "[extension]" cases test what only ours
+ * does, each with its sysctl set to 1, and each has a case that runs it
+ * with the sysctl 0 (the default) and requires the extension's effect to
+ * be absent, so that the extension case cannot pass without it.
  */
 #include "tlpnet.h"
 
 #include <sys/mount.h>
 
 #define NSEG 10
-#define CASES 15
+#define CASES 21
 
 static struct tlp_request tail_loss(uint32_t k)
 {
@@ -50,7 +54,7 @@ static void case_no_loss(void)
 	tlp_run_arm(&a, 20, AF_INET, NULL, tail_loss(0));
 	tlp_report("no loss", &a);
 	base_ms[0] = tlp_pct(&a, 0.5);
-	ktap_result(a.n == 20 && a.probes <= 1 && a.timeouts == 0,
+	ktap_result(a.n == 20 && a.probes == 0 && a.timeouts == 0,
 		    "without loss a 10-segment response sends no probe and takes no RTO (IPv4, RTT 20 ms)");
 }
 
@@ -139,18 +143,19 @@ static double base_at(int ri)
 }
 
 /*
- * Upstream falls back to an RTO in up to 42% of the transactions that lose 2 or
- * 3 tail segments in this lab (RACK ignores the probe's SACK as ambiguous;
- * see the README): ours must stay at or under one in ten over the four arms.
- * How long the repair took is the benchmark's to show: under TCG the probe's
- * round trips are not a protocol bound.
+ * With 8 transactions at a time, upstream fell back to an RTO in up to 42%
+ * of the transactions losing 2 or 3 tail segments (RACK ignores the probe's
+ * SACK as ambiguous); one at a time, as here, in about 1 in 30. So this
+ * bound does not tell the extension from 6.12: case_fast_probe_sack() does,
+ * with its negative control. How long the repair took is the benchmark's to
+ * show: under TCG the probe's round trips are not a protocol bound.
  */
 static void case_rarely_rto(int ri)
 {
 	static const char *const names[] = {
-		"[extension] TLP on: at most 1 in 10 transactions losing the last 2 or 3 segments falls back to an RTO (IPv4 and IPv6, RTT 20 ms)",
-		"[extension] TLP on: at most 1 in 10 transactions losing the last 2 or 3 segments falls back to an RTO (IPv4 and IPv6, RTT 50 ms)",
-		"[extension] TLP on: at most 1 in 10 transactions losing the last 2 or 3 segments falls back to an RTO (IPv4 and IPv6, RTT 100 ms)",
+		"[extension] tcp_tlp_trust_probe_sack 1: at most 1 in 10 transactions losing the last 2 or 3 segments falls back to an RTO (IPv4 and IPv6, RTT 20 ms)",
+		"[extension] tcp_tlp_trust_probe_sack 1: at most 1 in 10 transactions losing the last 2 or 3 segments falls back to an RTO (IPv4 and IPv6, RTT 50 ms)",
+		"[extension] tcp_tlp_trust_probe_sack 1: at most 1 in 10 transactions losing the last 2 or 3 segments falls back to an RTO (IPv4 and IPv6, RTT 100 ms)",
 	};
 	int rtt = rtts[ri], n = ri == 2 ? 6 : 10, family, k, total = 0, rtos = 0;
 	bool complete = true;
@@ -158,6 +163,7 @@ static void case_rarely_rto(int ri)
 
 	if (!ktap_extension(names[ri]))
 		return;
+	set_ours("tcp_tlp_trust_probe_sack", "1");
 	tlp_set_delay(rtt / 2);
 	ktap_diag("RTT %d ms: no-loss p50 %.1f ms", rtt, base_at(ri));
 	for (family = AF_INET; family; family = family == AF_INET ? AF_INET6 : 0) {
@@ -171,59 +177,210 @@ static void case_rarely_rto(int ri)
 		}
 	}
 	tlp_set_delay(10);
+	set_ours("tcp_tlp_trust_probe_sack", "0");
 	ktap_diag("%d of %d transactions fell back to an RTO", rtos, total);
 	ktap_result(complete && 10 * rtos <= total, names[ri]);
 }
 
-static void case_single_measured(void)
+/*
+ * on: the extension's case. !on: its negative control, the same arm with
+ * tcp_tlp_peer_ack_delay 0 must not get under the 60% bound.
+ */
+static void case_single_measured(bool on)
 {
-	const char *name = "[extension] with the measured peer ACK delay, one lost tail segment costs under 60% of the extra time the fixed allowance costs, and no RTO (IPv4, RTT 20 ms)";
+	const char *name = on ?
+		"[extension] tcp_tlp_peer_ack_delay 1: one lost tail segment costs under 60% of the extra time the fixed allowance costs, and no RTO (IPv4, RTT 20 ms)" :
+		"[extension] negative control: with tcp_tlp_peer_ack_delay 0 the same arm costs at least 60% of the fixed allowance's extra time (IPv4, RTT 20 ms)";
 	double capped = tlp_pct(&capped_arm, 0.5) - base_ms[0], extra;
 	struct tlp_arm a;
 
 	if (!ktap_extension(name))
 		return;
+	set_ours("tcp_tlp_peer_ack_delay", on ? "1" : "0");
 	tlp_run_arm(&a, 10, AF_INET, NULL, tail_loss(1));
-	tlp_report("K=1, measured ACK delay", &a);
+	set_ours("tcp_tlp_peer_ack_delay", "0");
+	tlp_report(on ? "K=1, measured ACK delay" : "K=1, sysctl 0", &a);
 	extra = tlp_pct(&a, 0.5) - base_ms[0];
 	ktap_diag("extra over no loss: p50 %.1f ms, fixed allowance %.1f ms", extra, capped);
 	ktap_result(a.n == 10 && a.with_rto == 0 && a.with_one_probe == a.n &&
-		    extra < 0.6 * capped, name);
+		    capped > 0 && (extra < 0.6 * capped) == on, name);
 }
 
 /*
- * A peer that starts delaying its ACKs (TCP_QUICKACK 0) after ACKing every
- * segment of a first response makes the next single-segment probe needless:
- * its DSACK must count as a spurious probe, and not as a repaired loss.
+ * A needless probe: the ACKs of a 2-segment response are held 150 ms on the
+ * way back (a delay spike, SRTT 10 ms), so the probe fires although nothing
+ * was lost, and the DSACK of its copy comes back. It must not count as a
+ * repaired loss (no cwnd cut) on either kernel; ours counts it in TcpExt
+ * TCPLossProbeSpurious. Quick-ACK stays on: the receiver is a plain Linux one.
  */
-static void case_spurious_counted(void)
+static void case_needless_probe(void)
 {
-	const char *name = "[extension] a probe made needless by a delayed ACK counts in TCPLossProbeSpurious, not as a repair (IPv4, RTT 10 ms)";
-	struct tlp_request big = tlp_drop(NSEG, 0, 0), one = tlp_drop(1, 0, 0);
+	const char *name = "a probe made needless by a late ACK is not a repaired loss: 1 probe, 1 DSACK, TCPLossProbeRecovery 0, no RTO; ours counts it in TCPLossProbeSpurious (IPv4, RTT 10 ms)";
+	struct tlp_request warm = tlp_drop(NSEG, 0, 0), two = tlp_drop(2, 0, 0);
 	struct tlp_counters before, d;
-	int fd, off = 0, ok;
+	int fd;
+	bool ok;
 
-	if (!ktap_extension(name))
-		return;
 	tlp_set_delay(5);
-	before = tlp_counters();
 	fd = tlp_connect(AF_INET, NULL, 0);
-	ok = fd >= 0 && write(fd, &big, sizeof(big)) == sizeof(big) &&
-	     tlp_read_response(fd);
+	ok = fd >= 0 && tlp_round(fd, warm) && tlp_round(fd, warm);
+	usleep(100000);
+	before = tlp_counters();
 	if (ok) {
-		setsockopt(fd, IPPROTO_TCP, TCP_QUICKACK, &off, sizeof(off));
-		ok = write(fd, &one, sizeof(one)) == sizeof(one) &&
-		     tlp_read_response(fd);
-		usleep(300000);
+		ok = !tlp_set_dir_delay("r1", 150) && tlp_round(fd, two);
+		usleep(400000);
+	}
+	d = tlp_delta(before, tlp_counters());
+	tlp_set_dir_delay("r1", 5);
+	if (fd >= 0)
+		tlp_hangup(fd);
+	tlp_set_delay(10);
+	ktap_diag("probes %ld dsacks %ld spurious %ld recovery %ld timeouts %ld",
+		  d.probes, d.dsacks, d.spurious_probes, d.probe_recovery, d.timeouts);
+	ktap_result(ok && d.probes == 1 && d.dsacks == 1 && d.probe_recovery == 0 &&
+		    d.timeouts == 0 && (ktap_upstream() || d.spurious_probes == 1),
+		    name);
+}
+
+/*
+ * Keep-alive traffic past quick-ACK against a Linux receiver with its
+ * default delayed ACK: rounds of 1, 2, 3 and 11 segments, each followed by
+ * 60 ms of think time so that a lone last segment waits for the receiver's
+ * 40 ms delayed ACK. Nothing is lost: any probe, DSACK or retransmission
+ * is a needless one. With the defaults both kernels send none.
+ */
+#define KA_ROUNDS 48
+
+static struct tlp_counters keepalive(int family, int *done)
+{
+	static const uint32_t sizes[] = { 1, 2, 3, 11 };
+	struct tlp_counters before = tlp_counters();
+	int fd = tlp_connect(family, NULL, 0), i;
+
+	*done = 0;
+	for (i = 0; fd >= 0 && i < KA_ROUNDS; i++) {
+		if (!tlp_round(fd, tlp_drop(sizes[i % 4], 0, 0)))
+			break;
+		(*done)++;
+		usleep(60000);
 	}
 	if (fd >= 0)
 		tlp_hangup(fd);
-	d = tlp_delta(before, tlp_counters());
+	return tlp_delta(before, tlp_counters());
+}
+
+static bool keepalive_clean(const char *what, int family)
+{
+	struct tlp_counters d;
+	int done;
+
+	d = keepalive(family, &done);
+	ktap_diag("%s: %d of %d rounds, probes %ld dsacks %ld spurious %ld retrans %ld timeouts %ld",
+		  what, done, KA_ROUNDS, d.probes, d.dsacks, d.spurious_probes,
+		  d.retrans, d.timeouts);
+	return done == KA_ROUNDS && d.probes == 0 && d.dsacks == 0 &&
+	       d.spurious_probes <= 0 && d.retrans == 0 && d.timeouts == 0;
+}
+
+static void case_keepalive(void)
+{
+	bool ok;
+
+	tlp_set_delay(5);
+	ok = keepalive_clean("IPv4, defaults", AF_INET);
+	/*
+	 * Not asserted yet: one run on ours showed 1 needless probe (1 DSACK)
+	 * in 48 IPv6 rounds; not yet compared with 6.12 (issue 15, open).
+	 */
+	keepalive_clean("IPv6, defaults (not asserted)", AF_INET6);
+	if (!ktap_upstream()) {
+		/* Why tcp_tlp_peer_ack_delay is off: shown, not asserted. */
+		set_ours("tcp_tlp_peer_ack_delay", "1");
+		keepalive_clean("IPv4, tcp_tlp_peer_ack_delay 1 (not asserted)", AF_INET);
+		set_ours("tcp_tlp_peer_ack_delay", "0");
+	}
 	tlp_set_delay(10);
-	ktap_diag("probes %ld spurious %ld recovery %ld timeouts %ld", d.probes,
-		  d.spurious_probes, d.probe_recovery, d.timeouts);
-	ktap_result(ok && d.probes >= 1 && d.spurious_probes == d.probes &&
-		    d.probe_recovery == 0 && d.timeouts == 0, name);
+	ktap_result(ok, "keep-alive: 48 rounds of 1, 2, 3 and 11 segments past quick-ACK, Linux delayed ACK, no loss: 0 probes, 0 DSACKs, 0 spurious, 0 retransmissions, 0 RTOs (IPv4, RTT 10 ms)");
+}
+
+/*
+ * The probe repairs the one lost segment (the last of 10); the next round's
+ * ACK, beyond the probe, ends the episode. 6.12's response: cwnd cut to
+ * ssthresh at once and the connection back in Open, as TCP_INFO of the
+ * server socket shows in the third round's response.
+ */
+static void case_repaired_single_loss(void)
+{
+	struct tlp_request lose = tlp_drop(NSEG, NSEG - 1, 1), one = tlp_drop(1, 0, 0);
+	struct tlp_request info = tlp_drop(2, 0, 0);
+	struct tlp_counters before = tlp_counters(), d;
+	struct tcp_info ti = { 0 };
+	int fd = tlp_connect(AF_INET, NULL, 0);
+	bool ok;
+
+	info.flags = TLP_RQ_INFO;
+	ok = fd >= 0 && tlp_round(fd, lose) && tlp_round(fd, one) &&
+	     write(fd, &info, sizeof(info)) == sizeof(info) &&
+	     tlp_read_response_head(fd, &ti, sizeof(ti));
+	d = tlp_delta(before, tlp_counters());
+	if (fd >= 0)
+		tlp_hangup(fd);
+	ktap_diag("probes %ld recovery %ld timeouts %ld; server ca_state %u cwnd %u ssthresh %u",
+		  d.probes, d.probe_recovery, d.timeouts, ti.tcpi_ca_state,
+		  ti.tcpi_snd_cwnd, ti.tcpi_snd_ssthresh);
+	ktap_result(ok && d.probes == 1 && d.probe_recovery == 1 && d.timeouts == 0 &&
+		    ti.tcpi_ca_state == 0 && ti.tcpi_snd_ssthresh < 0x7fffffff &&
+		    ti.tcpi_snd_cwnd == ti.tcpi_snd_ssthresh,
+		    "a probe that repaired one lost segment: TCPLossProbeRecovery 1, CA state Open, cwnd == ssthresh (TCP_INFO), no RTO (IPv4, RTT 20 ms)");
+}
+
+/*
+ * The probe's SACK comes back 10% faster than min_rtt: the ACK path's delay
+ * drops from 50 to 40 ms once the first segments have arrived (RTT 100 ms,
+ * the last 2 of 10 segments lost). RACK takes a retransmission's SACK
+ * faster than min_rtt for the original's and ignores it, so 6.12 (and ours
+ * with tcp_tlp_trust_probe_sack 0) waits for the RTO every time; with it
+ * on, the SACK starts fast recovery and no RTO follows.
+ */
+static void case_fast_probe_sack(bool on)
+{
+	const char *name = on ?
+		"[extension] tcp_tlp_trust_probe_sack 1: a probe SACK 10% faster than min_rtt starts fast recovery, no RTO (IPv4, RTT 100 ms)" :
+		"tcp_tlp_trust_probe_sack 0 (6.12): a probe SACK 10% faster than min_rtt is ignored as ambiguous and every transaction waits for the RTO (IPv4, RTT 100 ms)";
+	struct tlp_request rq = tail_loss(2);
+	int i, n = 4, done = 0, rtos = 0, probes = 0;
+	uint32_t len;
+
+	if (on && !ktap_extension(name))
+		return;
+	set_ours("tcp_tlp_trust_probe_sack", on ? "1" : "0");
+	tlp_set_delay(50);
+	for (i = 0; i < n; i++) {
+		struct tlp_counters before = tlp_counters(), d;
+		int fd = tlp_connect(AF_INET, NULL, 0);
+		char *rest = malloc(NSEG * 1500);
+		bool ok;
+
+		ok = fd >= 0 && rest && write(fd, &rq, sizeof(rq)) == sizeof(rq) &&
+		     !tlp_read_full(fd, &len, 4) && len > 4 && len <= NSEG * 1500;
+		/* Let the ACKs of the first segments leave at 50 ms first. */
+		usleep(20000);
+		ok = ok && !tlp_set_dir_delay("r1", 40) &&
+		     !tlp_read_full(fd, rest, len - 4);
+		d = tlp_delta(before, tlp_counters());
+		tlp_set_dir_delay("r1", 50);
+		if (fd >= 0)
+			tlp_hangup(fd);
+		free(rest);
+		done += ok;
+		rtos += d.timeouts > 0;
+		probes += d.probes == 1;
+	}
+	tlp_set_delay(10);
+	set_ours("tcp_tlp_trust_probe_sack", "0");
+	ktap_diag("%d of %d done, %d with one probe, %d with an RTO", done, n,
+		  probes, rtos);
+	ktap_result(done == n && probes == n && rtos == (on ? 0 : n), name);
 }
 
 #define TRACEFS "/sys/kernel/tracing"
@@ -311,10 +468,15 @@ int main(void)
 	case_faster_than_off();
 	case_single_capped();
 	case_new_data_probe();
-	case_single_measured();
+	case_single_measured(true);
+	case_single_measured(false);
 	for (i = 0; i < 3; i++)
 		case_rarely_rto(i);
-	case_spurious_counted();
+	case_fast_probe_sack(true);
+	case_fast_probe_sack(false);
+	case_needless_probe();
+	case_keepalive();
+	case_repaired_single_loss();
 	case_tracepoint();
 	return ktap_end();
 }

@@ -44,9 +44,16 @@
 
 struct tlp_request {
 	uint32_t nseg;		/* response length in segments */
-	uint32_t pad;
+	uint32_t flags;		/* TLP_RQ_* */
 	uint64_t drop_mask;	/* bit i: drop segment i (0-based) once */
 };
+
+/*
+ * The response carries, after its 4-byte length, the server socket's
+ * struct tcp_info as it was when the request arrived: the only way to see
+ * the sender's cwnd, ssthresh and CA state from the client.
+ */
+#define TLP_RQ_INFO 1
 
 /* Drop count segments from the from-th (0-based) on. */
 static inline struct tlp_request tlp_drop(uint32_t nseg, uint32_t from,
@@ -140,9 +147,10 @@ static inline int tlp_sysctl_read(int ns, const char *name, char *buf, size_t le
 	return rc;
 }
 
-/* One TcpExt (or Tcp) counter of the server namespace; -1 if absent. */
+/* TcpExt and Tcp counters of the server namespace; -1 if absent. */
 struct tlp_counters {
 	long probes, probe_recovery, timeouts, spurious_probes, retrans, out;
+	long dsacks;
 };
 
 static inline long tlp_stat_in(FILE *f, const char *group, const char *name)
@@ -168,24 +176,21 @@ static inline long tlp_stat_in(FILE *f, const char *group, const char *name)
 
 static inline struct tlp_counters tlp_counters(void)
 {
-	struct tlp_counters c = { -1, -1, -1, -1, -1, -1 };
-	FILE *ext, *snmp, *ours;
+	struct tlp_counters c = { -1, -1, -1, -1, -1, -1, -1 };
+	FILE *ext, *snmp;
 
 	tlp_enter(ns_srv);
 	ext = fopen("/proc/thread-self/net/netstat", "r");
 	snmp = fopen("/proc/thread-self/net/snmp", "r");
-	/* Our counter of needless probes: absent on upstream (stays -1). */
-	ours = fopen("/proc/thread-self/net/tcp_tlp", "r");
 	tlp_enter(ns_cli);
 	if (ext) {
 		c.probes = tlp_stat_in(ext, "TcpExt", "TCPLossProbes");
 		c.probe_recovery = tlp_stat_in(ext, "TcpExt", "TCPLossProbeRecovery");
 		c.timeouts = tlp_stat_in(ext, "TcpExt", "TCPTimeouts");
+		/* Ours only: absent on upstream, where it stays -1. */
+		c.spurious_probes = tlp_stat_in(ext, "TcpExt", "TCPLossProbeSpurious");
+		c.dsacks = tlp_stat_in(ext, "TcpExt", "TCPDSACKRecv");
 		fclose(ext);
-	}
-	if (ours) {
-		c.spurious_probes = tlp_stat_in(ours, "TcpTLP", "LossProbeSpurious");
-		fclose(ours);
 	}
 	if (snmp) {
 		c.retrans = tlp_stat_in(snmp, "Tcp", "RetransSegs");
@@ -200,7 +205,7 @@ static inline struct tlp_counters tlp_delta(struct tlp_counters a, struct tlp_co
 	return (struct tlp_counters){
 		b.probes - a.probes, b.probe_recovery - a.probe_recovery,
 		b.timeouts - a.timeouts, b.spurious_probes - a.spurious_probes,
-		b.retrans - a.retrans, b.out - a.out,
+		b.retrans - a.retrans, b.out - a.out, b.dsacks - a.dsacks,
 	};
 }
 
@@ -246,6 +251,13 @@ static inline bool tlp_answer(int fd)
 	if (!buf)
 		return false;
 	memcpy(buf, &len, 4);
+	if ((rq.flags & TLP_RQ_INFO) && len >= 4 + sizeof(struct tcp_info)) {
+		struct tcp_info ti = { 0 };
+		socklen_t il = sizeof(ti);
+
+		getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &il);
+		memcpy(buf + 4, &ti, sizeof(ti));
+	}
 	for (i = 0, marks = 0; i < rq.nseg && i < 64 && marks < TLP_MARKS; i++) {
 		uint32_t end = (i + 1) * mss;
 		char mark[TLP_MARK_LEN + 1];
@@ -382,7 +394,8 @@ static inline void tlp_hangup(int fd)
 	close(fd);
 }
 
-static inline bool tlp_read_response(int fd)
+/* Read one response; its first @cap bytes after the length go to @head. */
+static inline bool tlp_read_response_head(int fd, void *head, size_t cap)
 {
 	uint32_t len;
 	char *buf;
@@ -392,8 +405,21 @@ static inline bool tlp_read_response(int fd)
 		return false;
 	buf = malloc(len);
 	ok = buf && !tlp_read_full(fd, buf, len - 4);
+	if (ok && head)
+		memcpy(head, buf, cap < len - 4 ? cap : len - 4);
 	free(buf);
 	return ok;
+}
+
+static inline bool tlp_read_response(int fd)
+{
+	return tlp_read_response_head(fd, NULL, 0);
+}
+
+/* One request/response round on an open connection. */
+static inline bool tlp_round(int fd, struct tlp_request rq)
+{
+	return write(fd, &rq, sizeof(rq)) == sizeof(rq) && tlp_read_response(fd);
 }
 
 static inline struct tlp_txn tlp_transact(int family, const char *src,
@@ -445,6 +471,17 @@ static inline int tlp_drop_rules(const char *path)
 	}
 	fprintf(f, "COMMIT\n");
 	return fclose(f);
+}
+
+/*
+ * One direction only: r0 carries the responses (towards cli), r1 the
+ * requests and ACKs (towards srv). A change keeps the packets already
+ * queued at their old delay.
+ */
+static inline int tlp_set_dir_delay(const char *dev, int delay_ms)
+{
+	return tlp_run("/usr/sbin/tc -n rtr qdisc change dev %s root netem delay %dms limit 100000",
+		       dev, delay_ms);
 }
 
 static inline int tlp_set_delay(int delay_ms)

@@ -8,7 +8,7 @@
  */
 #include "../guest-nodebug/tlpnet.h"
 
-#define CASES 11
+#define CASES 12
 
 static bool sysctl_reads(int ns, const char *name, const char *want)
 {
@@ -64,22 +64,44 @@ static void case_our_sysctls(void)
 	static const char *const names[] = {
 		"net/ipv4/tcp_tlp_peer_ack_delay",
 		"net/ipv4/tcp_tlp_trust_probe_sack",
-		"net/ipv4/tcp_tlp_count_spurious",
 	};
-	const char *name = "[extension] the TLP extension sysctls default to 1, accept 0 and 1, reject the rest with EINVAL";
+	const char *name = "[extension] the TLP extension sysctls default to 0 (6.12's behaviour), accept 0 and 1 per namespace, reject the rest with EINVAL";
 	bool ok = true;
 	int i;
 
 	if (!ktap_extension(name))
 		return;
-	for (i = 0; i < 3; i++) {
-		ok &= sysctl_reads(ns_cli, names[i], "1");
-		ok &= !tlp_sysctl(ns_srv, names[i], "0") &&
+	for (i = 0; i < 2; i++) {
+		ok &= sysctl_reads(ns_cli, names[i], "0") &&
 		      sysctl_reads(ns_srv, names[i], "0");
+		ok &= !tlp_sysctl(ns_srv, names[i], "1") &&
+		      sysctl_reads(ns_srv, names[i], "1") &&
+		      sysctl_reads(ns_cli, names[i], "0");
 		ok &= rejected(names[i], "2") & rejected(names[i], "-1");
-		ok &= !tlp_sysctl(ns_srv, names[i], "1");
+		ok &= !tlp_sysctl(ns_srv, names[i], "0");
 	}
 	ktap_result(ok, name);
+}
+
+/* Where nstat and netstat -s look; no private file, no switch for it. */
+static void case_counter_in_tcpext(void)
+{
+	const char *name = "[extension] TCPLossProbeSpurious is a TcpExt counter of each namespace (nstat), with no /proc/net/tcp_tlp or tcp_tlp_count_spurious left";
+	struct tlp_counters c;
+	char buf[32] = "";
+	bool gone;
+
+	if (!ktap_extension(name))
+		return;
+	c = tlp_counters();
+	tlp_enter(ns_srv);
+	gone = access("/proc/thread-self/net/tcp_tlp", F_OK) && errno == ENOENT;
+	tlp_enter(ns_cli);
+	gone &= tlp_sysctl_read(ns_srv, "net/ipv4/tcp_tlp_count_spurious",
+				buf, sizeof(buf)) != 0;
+	ktap_diag("TcpExt TCPLossProbeSpurious %ld, private file and switch gone %d",
+		  c.spurious_probes, gone);
+	ktap_result(c.spurious_probes >= 0 && gone, name);
 }
 
 static void case_no_sack(void)
@@ -271,6 +293,7 @@ int main(void)
 	case_range_rejected();
 	case_per_netns();
 	case_our_sysctls();
+	case_counter_in_tcpext();
 	case_no_sack();
 	case_tiny_mss();
 	case_rst_with_pto_pending();

@@ -17,55 +17,20 @@
  * (section 8), all multiplexed on icsk_retransmit_timer.
  *
  * State: tp->tlp_high_seq is TLP.end_seq (0 while no probe is in flight),
- * tp->tlp_retrans is TLP.is_retrans. tcp_enter_loss() and
- * tcp_init_cwnd_reduction() end an episode when recovery starts.
+ * tp->tlp_retrans is TLP.is_retrans. tcp_enter_loss(), tcp_enter_recovery()
+ * and tcp_init_cwnd_reduction() end an episode when recovery starts.
+ *
+ * Two extensions, each off by default behind its per-netns sysctl
+ * (net.ipv4.tcp_tlp_*, ip-sysctl.rst says why they are off): a measured
+ * peer ACK delay in place of the fixed one-segment allowance, and RACK
+ * taking a fast SACK of a retransmitted probe as the probe's.
  */
 
-#include <linux/proc_fs.h>
-#include <linux/seq_file.h>
-#include <net/netns/generic.h>
 #include <net/tcp.h>
 #include <kunit/visibility.h>
 #include <trace/events/tcp.h>
 
 #include "tcp_tlp.h"
-
-/*
- * Per network namespace: the switches of this implementation's extensions
- * (net.ipv4.tcp_tlp_*, documented in ip-sysctl.rst) and the counter of
- * needless probes, kept here rather than in struct netns_ipv4 and the MIB
- * so that TLP stays one unit.
- */
-struct tcp_tlp_net {
-	u8 peer_ack_delay;
-	u8 trust_probe_sack;
-	u8 count_spurious;
-	atomic_long_t spurious;
-	struct ctl_table_header *sysctl;
-};
-
-static unsigned int tcp_tlp_net_id __read_mostly;
-static bool tcp_tlp_net_ready __read_mostly;
-
-static const struct tcp_tlp_net tcp_tlp_net_defaults = {
-	.peer_ack_delay = 1,
-	.trust_probe_sack = 1,
-	.count_spurious = 1,
-};
-
-static struct tcp_tlp_net *tcp_tlp_pernet(const struct net *net)
-{
-	return net_generic(net, tcp_tlp_net_id);
-}
-
-/* Sockets of early boot may run before the per-netns state exists. */
-static const struct tcp_tlp_net *tcp_tlp_cfg(const struct net *net)
-{
-	/* Pairs with the release in tcp_tlp_init(): the id is valid now. */
-	if (unlikely(!smp_load_acquire(&tcp_tlp_net_ready)))
-		return &tcp_tlp_net_defaults;
-	return tcp_tlp_pernet(net);
-}
 
 /* Values 1 and 2 selected Early Retransmit, removed in 2017 (RACK does it). */
 static bool tcp_tlp_enabled(u8 early_retrans)
@@ -103,12 +68,12 @@ VISIBLE_IF_KUNIT u32 tcp_tlp_pto_us(const struct tcp_tlp_pto_input *in)
 
 	if (in->rto_left_us <= 0)
 		return 0;
-	if (!in->srtt_us)
+	if (!in->srtt_us8)
 		pto_us = jiffies_to_usecs(TCP_TIMEOUT_INIT);
 	else if (in->packets_out == 1)
-		pto_us = 2ULL * in->srtt_us + in->ack_delay_us;
+		pto_us = (in->srtt_us8 >> 2) + (u64)in->ack_delay_us;
 	else
-		pto_us = 2ULL * in->srtt_us + TCP_TIMEOUT_MIN_US;
+		pto_us = (in->srtt_us8 >> 2) + (u64)TCP_TIMEOUT_MIN_US;
 	pto_us = min_t(u64, pto_us, in->rto_left_us);
 	return min_t(u64, pto_us, U32_MAX);
 }
@@ -236,7 +201,7 @@ static u32 tcp_tlp_peer_ack_delay(const struct sock *sk)
 {
 	u32 rto_min_us = tcp_rto_min_us(sk);
 
-	if (!READ_ONCE(tcp_tlp_cfg(sock_net(sk))->peer_ack_delay))
+	if (!READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_tlp_peer_ack_delay))
 		return rto_min_us;
 	return tcp_tlp_ack_delay_us(tcp_sk(sk)->tlp_ack_delay_us, rto_min_us);
 }
@@ -270,7 +235,7 @@ bool tcp_schedule_loss_probe(struct sock *sk, bool advancing_rto)
 	if (!tcp_tlp_may_schedule(&now))
 		return false;
 
-	pto.srtt_us = tp->srtt_us >> 3;
+	pto.srtt_us8 = tp->srtt_us;
 	pto.packets_out = tp->packets_out;
 	pto.ack_delay_us = tcp_tlp_peer_ack_delay(sk);
 	pto.rto_left_us = advancing_rto ? jiffies_to_usecs(icsk->icsk_rto) :
@@ -382,27 +347,17 @@ void tcp_send_loss_probe(struct sock *sk)
 }
 
 /*
- * Original and probe both arrived. If the probe was for a single segment,
- * the peer held its ACK longer than the allowance: go back to the full
- * allowance until new samples bring it down again.
+ * Original and probe both arrived: TCPLossProbeSpurious, so that nstat shows
+ * how many probes a host sent for nothing. If the probe was for a single
+ * segment, the peer held its ACK longer than the measured allowance: go back
+ * to the full allowance until new samples bring it down again.
  */
 static void tcp_tlp_spurious(struct sock *sk)
 {
-	const struct tcp_tlp_net *cfg = tcp_tlp_cfg(sock_net(sk));
-
-	if (READ_ONCE(cfg->count_spurious) && cfg != &tcp_tlp_net_defaults)
-		atomic_long_inc(&tcp_tlp_pernet(sock_net(sk))->spurious);
-	if (READ_ONCE(cfg->peer_ack_delay) && tcp_sk(sk)->packets_out <= 1)
+	NET_INC_STATS(sock_net(sk), LINUX_MIB_TCPLOSSPROBESPURIOUS);
+	if (READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_tlp_peer_ack_delay) &&
+	    tcp_sk(sk)->packets_out <= 1)
 		tcp_sk(sk)->tlp_ack_delay_us = tcp_rto_min_us(sk);
-}
-
-/* The probe repaired a loss: congestion was real, so reduce cwnd with PRR
- * (RFC 8985 section 9.3) as for an ECN mark; undo is disabled.
- */
-static void tcp_tlp_react_to_loss(struct sock *sk)
-{
-	tcp_enter_cwr(sk);
-	NET_INC_STATS(sock_net(sk), LINUX_MIB_TCPLOSSPROBERECOVERY);
 }
 
 /**
@@ -411,8 +366,13 @@ static void tcp_tlp_react_to_loss(struct sock *sk)
  * @ack: the cumulative ACK number
  * @dsack_probe: the ACK carries a DSACK of the probe's sequence range
  * @dupack: a pure duplicate ACK: acks and SACKs nothing, carries no data
+ *
+ * The congestion response to a repaired loss is the caller's (tcp_input.c),
+ * next to the cwnd reduction helpers it shares with fast recovery.
+ *
+ * Return: true if the episode ended with the probe repairing a lost segment.
  */
-void tcp_tlp_process_ack(struct sock *sk, u32 ack, bool dsack_probe,
+bool tcp_tlp_process_ack(struct sock *sk, u32 ack, bool dsack_probe,
 			 bool dupack)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
@@ -423,20 +383,14 @@ void tcp_tlp_process_ack(struct sock *sk, u32 ack, bool dsack_probe,
 		.dsack_probe = dsack_probe,
 		.dupack = dupack,
 	};
+	enum tcp_tlp_verdict verdict = tcp_tlp_judge_ack(&in);
 
-	switch (tcp_tlp_judge_ack(&in)) {
-	case TCP_TLP_OPEN:
-		return;
-	case TCP_TLP_NOT_NEEDED:
+	if (verdict == TCP_TLP_OPEN)
+		return false;
+	if (verdict == TCP_TLP_NOT_NEEDED)
 		tcp_tlp_spurious(sk);
-		break;
-	case TCP_TLP_REPAIRED:
-		tcp_tlp_react_to_loss(sk);
-		break;
-	case TCP_TLP_DELIVERED:
-		break;
-	}
 	tp->tlp_high_seq = 0;
+	return verdict == TCP_TLP_REPAIRED;
 }
 
 /**
@@ -446,15 +400,15 @@ void tcp_tlp_process_ack(struct sock *sk, u32 ack, bool dsack_probe,
  *	negative if there is none (retransmitted data)
  *
  * The part of the RTT above min_rtt is time the ACK waited at the peer or
- * in queues: an upper bound of the peer's ACK delay.
+ * in queues: an upper bound of the peer's ACK delay. The ACK path calls
+ * this only with net.ipv4.tcp_tlp_peer_ack_delay set.
  */
 void tcp_tlp_sample_ack_delay(struct sock *sk, long rtt_us)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	u32 min_rtt_us = tcp_min_rtt(tp);
 
-	if (rtt_us < 0 || min_rtt_us == ~0U ||
-	    !READ_ONCE(tcp_tlp_cfg(sock_net(sk))->peer_ack_delay))
+	if (rtt_us < 0 || min_rtt_us == ~0U)
 		return;
 	tp->tlp_ack_delay_us =
 		tcp_tlp_ack_delay_update(tp->tlp_ack_delay_us,
@@ -480,111 +434,9 @@ bool tcp_tlp_sack_is_probe(const struct tcp_sock *tp, u32 end_seq, u32 rtt_us)
 {
 	const struct net *net = sock_net((const struct sock *)tp);
 
-	if (!READ_ONCE(tcp_tlp_cfg(net)->trust_probe_sack))
+	if (!READ_ONCE(net->ipv4.sysctl_tcp_tlp_trust_probe_sack))
 		return false;
 	if (!tp->tlp_high_seq || !tp->tlp_retrans || end_seq != tp->tlp_high_seq)
 		return false;
 	return tcp_tlp_rtt_fits_probe(rtt_us, tcp_min_rtt(tp));
 }
-
-#ifdef CONFIG_PROC_FS
-/* /proc/net/tcp_tlp, in the two-line layout of /proc/net/netstat. */
-static int tcp_tlp_seq_show(struct seq_file *seq, void *v)
-{
-	struct tcp_tlp_net *tn = tcp_tlp_pernet(seq_file_single_net(seq));
-
-	seq_puts(seq, "TcpTLP: LossProbeSpurious\n");
-	seq_printf(seq, "TcpTLP: %ld\n", atomic_long_read(&tn->spurious));
-	return 0;
-}
-#endif
-
-static const struct ctl_table tcp_tlp_sysctl_template[] = {
-	{
-		.procname	= "tcp_tlp_peer_ack_delay",
-		.maxlen		= sizeof(u8),
-		.mode		= 0644,
-		.proc_handler	= proc_dou8vec_minmax,
-		.extra1		= SYSCTL_ZERO,
-		.extra2		= SYSCTL_ONE,
-	},
-	{
-		.procname	= "tcp_tlp_trust_probe_sack",
-		.maxlen		= sizeof(u8),
-		.mode		= 0644,
-		.proc_handler	= proc_dou8vec_minmax,
-		.extra1		= SYSCTL_ZERO,
-		.extra2		= SYSCTL_ONE,
-	},
-	{
-		.procname	= "tcp_tlp_count_spurious",
-		.maxlen		= sizeof(u8),
-		.mode		= 0644,
-		.proc_handler	= proc_dou8vec_minmax,
-		.extra1		= SYSCTL_ZERO,
-		.extra2		= SYSCTL_ONE,
-	},
-};
-
-static int __net_init tcp_tlp_net_init(struct net *net)
-{
-	struct tcp_tlp_net *tn = tcp_tlp_pernet(net);
-	struct ctl_table *table;
-
-	tn->peer_ack_delay = tcp_tlp_net_defaults.peer_ack_delay;
-	tn->trust_probe_sack = tcp_tlp_net_defaults.trust_probe_sack;
-	tn->count_spurious = tcp_tlp_net_defaults.count_spurious;
-	atomic_long_set(&tn->spurious, 0);
-
-	table = kmemdup(tcp_tlp_sysctl_template,
-			sizeof(tcp_tlp_sysctl_template), GFP_KERNEL);
-	if (!table)
-		return -ENOMEM;
-	table[0].data = &tn->peer_ack_delay;
-	table[1].data = &tn->trust_probe_sack;
-	table[2].data = &tn->count_spurious;
-	tn->sysctl = register_net_sysctl_sz(net, "net/ipv4", table,
-					    ARRAY_SIZE(tcp_tlp_sysctl_template));
-	if (!tn->sysctl)
-		goto err_free;
-	if (IS_ENABLED(CONFIG_PROC_FS) &&
-	    !proc_create_net_single("tcp_tlp", 0444, net->proc_net,
-				    tcp_tlp_seq_show, NULL))
-		goto err_sysctl;
-	return 0;
-
-err_sysctl:
-	unregister_net_sysctl_table(tn->sysctl);
-err_free:
-	kfree(table);
-	return -ENOMEM;
-}
-
-static void __net_exit tcp_tlp_net_exit(struct net *net)
-{
-	struct tcp_tlp_net *tn = tcp_tlp_pernet(net);
-	const struct ctl_table *table = tn->sysctl->ctl_table_arg;
-
-	remove_proc_entry("tcp_tlp", net->proc_net);
-	unregister_net_sysctl_table(tn->sysctl);
-	kfree(table);
-}
-
-static struct pernet_operations tcp_tlp_net_ops = {
-	.init = tcp_tlp_net_init,
-	.exit = tcp_tlp_net_exit,
-	.id = &tcp_tlp_net_id,
-	.size = sizeof(struct tcp_tlp_net),
-};
-
-static int __init tcp_tlp_init(void)
-{
-	int err = register_pernet_subsys(&tcp_tlp_net_ops);
-
-	if (err)
-		return err;
-	/* Publish tcp_tlp_net_id and every netns' state to tcp_tlp_cfg(). */
-	smp_store_release(&tcp_tlp_net_ready, true);
-	return 0;
-}
-fs_initcall(tcp_tlp_init);

@@ -11,7 +11,7 @@
 
 /* What the PTO is computed from, all in microseconds. */
 struct tcp_tlp_pto_input {
-	u32 srtt_us;		/* smoothed RTT; 0 while there is no sample */
+	u32 srtt_us8;		/* smoothed RTT << 3 (tp->srtt_us); 0: no sample */
 	u32 packets_out;	/* FlightSize in segments */
 	u32 ack_delay_us;	/* peer's delayed-ACK allowance (one segment out) */
 	s64 rto_left_us;	/* time until the RTO would fire from now */

@@ -78,7 +78,7 @@ static void probe_only_in_open_or_cwr_state(struct kunit *test)
 static struct tcp_tlp_pto_input pto_at(u32 srtt_us, u32 packets_out)
 {
 	return (struct tcp_tlp_pto_input){
-		.srtt_us = srtt_us,
+		.srtt_us8 = srtt_us << 3,
 		.packets_out = packets_out,
 		.ack_delay_us = RTO_MIN_US,
 		.rto_left_us = 10 * USEC_PER_SEC,
@@ -90,6 +90,9 @@ static void pto_is_two_srtt_plus_2ms_with_several_segments_out(struct kunit *tes
 	struct tcp_tlp_pto_input in = pto_at(20000, 4);
 
 	KUNIT_EXPECT_EQ(test, tcp_tlp_pto_us(&in), 2 * 20000 + 2000);
+	/* 2 * SRTT is srtt_us >> 2, as 6.12 computes it, to the microsecond */
+	in.srtt_us8 = 8 * 20000 + 7;
+	KUNIT_EXPECT_EQ(test, tcp_tlp_pto_us(&in), 40001 + 2000);
 }
 
 static void pto_allows_for_delayed_ack_with_one_segment_out(struct kunit *test)
@@ -131,8 +134,10 @@ static void no_pto_when_the_rto_is_due(struct kunit *test)
 
 static void pto_of_a_huge_srtt_does_not_overflow(struct kunit *test)
 {
-	struct tcp_tlp_pto_input in = pto_at(U32_MAX, 2);
+	struct tcp_tlp_pto_input in = pto_at(0, 1);
 
+	in.srtt_us8 = U32_MAX;
+	in.ack_delay_us = U32_MAX;
 	in.rto_left_us = S64_MAX;
 	KUNIT_EXPECT_EQ(test, tcp_tlp_pto_us(&in), U32_MAX);
 }
