@@ -46,13 +46,28 @@ struct i2c_arb_bus_ops {
 };
 
 /**
+ * struct i2c_arb_history - what a claim needs to know of our last one
+ * @released_us: when we last released our claim, on the now_us() clock
+ * @released: @released_us is valid
+ */
+struct i2c_arb_history {
+	u64 released_us;
+	bool released;
+};
+
+/**
  * struct i2c_arb_claim_result - how one claim went, for the counters
  * @waited_us: from the start of the claim until it was won or given up
+ * @held_off_us: of which spent yielding to others after our last release
+ * @look_gap_us: the longest time between two looks at the other claims
+ *	(a poll is I2C_ARB_POLL_US: more means we were not running)
  * @contended: another master's claim was seen asserted at least once
  * @backoffs: rounds lost to another master and backed off from
  */
 struct i2c_arb_claim_result {
 	u64 waited_us;
+	u64 held_off_us;
+	u64 look_gap_us;
 	bool contended;
 	unsigned int backoffs;
 };
@@ -60,9 +75,10 @@ struct i2c_arb_claim_result {
 #if IS_ENABLED(CONFIG_KUNIT)
 int i2c_arb_claim(const struct i2c_arb_timing *t,
 		  const struct i2c_arb_bus_ops *ops, void *ctx,
-		  struct i2c_arb_claim_result *res);
+		  struct i2c_arb_history *h, struct i2c_arb_claim_result *res);
 int i2c_arb_release(const struct i2c_arb_timing *t,
-		    const struct i2c_arb_bus_ops *ops, void *ctx);
+		    const struct i2c_arb_bus_ops *ops, void *ctx,
+		    struct i2c_arb_history *h);
 #endif
 
 #endif /* _I2C_ARB_GPIO_CHALLENGE_H */
