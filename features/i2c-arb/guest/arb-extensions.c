@@ -3,7 +3,7 @@
  * arb-extensions - what our arbitrator does beyond the seed and upstream
  * 6.12: three masters on one bus (two their-claim lines each), and the
  * same topologies described by software nodes (fixtures/i2c-arb-swnode)
- * instead of device tree.
+ * instead of device tree, with a client described on the arbitrated bus.
  */
 #include "arb-lib.h"
 
@@ -68,6 +68,80 @@ static void swnode_down(void)
 		ktap_diag("rmmod i2c-arb-swnode failed");
 }
 
+/* Master A's arbitrated bus node and the client node on it (the fixture). */
+#define SWNODE_BUS	"/sys/kernel/software_nodes/i2c-arb-swnode-arb-a/i2c-arb"
+#define SWNODE_CLIENT	SWNODE_BUS "/eeprom@50"
+
+/* The name of the device a software node's sysfs folder links to, or "". */
+static void swnode_device(const char *node_dir, char *name, size_t len)
+{
+	DIR *d = opendir(node_dir);
+	struct dirent *e;
+
+	name[0] = 0;
+	if (!d)
+		return;
+	while ((e = readdir(d)))
+		if (e->d_type == DT_LNK) {
+			snprintf(name, len, "%s", e->d_name);
+			break;
+		}
+	closedir(d);
+}
+
+/*
+ * The i2c-mux core gives the arbitrated bus of a software-node arbitrator
+ * its "i2c-arb" child node; the fixture instantiates a client described by
+ * a node below it on the adapter it finds by that node. The client's device
+ * (named by the node's sysfs link, not guessed) sits on A's arbitrated bus,
+ * is bound to its driver, sees its own node's property, and reads the
+ * simulator's EEPROM through the arbitrator.
+ */
+static void swnode_client(const struct arb_topo *t, const char *name)
+{
+	char adap[256], dev[256], path[PATH_MAX], link[PATH_MAX];
+	char label[128] = "", byte0[16] = "";
+	char want_adap[32], want_byte[16], ee[1] = { 0 };
+	int child = child_bus(t->arb_dev[0]), fd;
+	ssize_t n;
+	bool ok;
+
+	snprintf(want_adap, sizeof(want_adap), "i2c-%d", child);
+	swnode_device(SWNODE_BUS, adap, sizeof(adap));
+	swnode_device(SWNODE_CLIENT, dev, sizeof(dev));
+	ktap_diag("node i2c-arb: adapter %s (A's arbitrated bus: %s); node eeprom@50: client %s",
+		  adap[0] ? adap : "none", want_adap, dev[0] ? dev : "none");
+
+	snprintf(path, sizeof(path), "/sys/bus/i2c/devices/%s/driver", dev);
+	n = readlink(path, link, sizeof(link) - 1);
+	link[n > 0 ? n : 0] = 0;
+	ok = adap[0] && !strcmp(adap, want_adap) && dev[0] &&
+	     n > 0 && !strcmp(strrchr(link, '/') + 1, "i2c-arb-swnode-client");
+	ktap_diag("driver of %s: %s", dev, link);
+
+	snprintf(path, sizeof(path), "/sys/bus/i2c/devices/%s", dev);
+	n = readlink(path, link, sizeof(link) - 1);
+	link[n > 0 ? n : 0] = 0;
+	snprintf(path, sizeof(path), "/%s/", want_adap);
+	ok = ok && strstr(link, path);
+
+	snprintf(path, sizeof(path), "/sys/bus/i2c/devices/%s/label", dev);
+	ok = !read_text(path, label, sizeof(label)) && ok &&
+	     !strcmp(label, "eeprom on the arbitrated bus\n");
+	snprintf(path, sizeof(path), "/sys/bus/i2c/devices/%s/byte0", dev);
+	ok = !read_text(path, byte0, sizeof(byte0)) && ok;
+	snprintf(path, sizeof(path), "%.200s/eeprom", t->sim_dir);
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || read(fd, ee, 1) != 1)
+		ok = false;
+	if (fd >= 0)
+		close(fd);
+	snprintf(want_byte, sizeof(want_byte), "%d\n", (uint8_t)ee[0]);
+	ktap_diag("client label: %.60s; EEPROM byte 0 through the arbitrator: %.8s, in the simulator: %d",
+		  label, byte0, (uint8_t)ee[0]);
+	ktap_result(ok && !strcmp(byte0, want_byte), name);
+}
+
 static void case_three_overlay(void)
 {
 	static const char *bind = "three masters from a DT overlay bind, each arbitrator reading two their-claim lines";
@@ -93,6 +167,7 @@ static void case_three_overlay(void)
 
 static void case_swnode(int masters)
 {
+	static const char *client = "a client described by a software node on a software-node arbitrator's bus probes and reads through it";
 	char bind[128], hammer[160];
 	struct arb_topo t;
 
@@ -100,18 +175,25 @@ static void case_swnode(int masters)
 	snprintf(hammer, sizeof(hammer), "%d masters described by software nodes hammer the EEPROM without collision or corruption", masters);
 	if (!ktap_extension(bind)) {
 		ktap_extension(hammer);
+		if (masters == 2)
+			ktap_extension(client);
 		return;
 	}
-	if (ktap_result(swnode_up(&t, masters), bind))
+	if (ktap_result(swnode_up(&t, masters), bind)) {
 		hammer_clean(&t, hammer);
-	else
+		if (masters == 2)
+			swnode_client(&t, client);
+	} else {
 		ktap_result(false, hammer);
+		if (masters == 2)
+			ktap_result(false, client);
+	}
 	swnode_down();
 }
 
 int main(void)
 {
-	ktap_begin("arb-extensions", 7);
+	ktap_begin("arb-extensions", 8);
 	if (system("modprobe i2c-wire-sim"))
 		ktap_diag("modprobe i2c-wire-sim failed");
 	case_three_overlay();
