@@ -520,16 +520,26 @@ static inline long long arb_counter_sum(const int *bus, int masters, const char 
 }
 
 /*
- * Whether the failures of a hammer run are ones the protocol allows at its
- * defaults: none, or (our driver) only -EBUSY from claims whose arbitrator
- * was not running for more than wait-retry-us between two looks at the
- * claim lines (@stalled: the growth of "timeouts_stalled" over the run),
- * so it could not see the bus freed. Anything else fails.
+ * Whether the failures of a hammer run are ones the driver allows at the
+ * binding's defaults. Ours: none, or only -EBUSY from claims whose
+ * arbitrator was not running for more than wait-retry-us between two looks
+ * at the claim lines (@stalled: the growth of "timeouts_stalled" over the
+ * run), so it could not see the bus freed. Upstream 6.12 promises
+ * exclusion, not fairness: a master that loses the freed bus for
+ * wait-free-us fails with -EBUSY, so there only -EBUSY is allowed, and
+ * counted. Anything else fails.
  */
 static inline bool hammer_failures_explained(const struct hammer *sum, long long stalled)
 {
+	const char *variant = getenv("LAB_VARIANT");
+
 	if (!sum->failed)
 		return true;
+	if (variant && !strcmp(variant, "upstream")) {
+		ktap_diag("upstream: %ld transfers failed, %ld with EBUSY (no fairness in 6.12)",
+			  sum->failed, sum->busy);
+		return sum->failed == sum->busy;
+	}
 	ktap_diag("%ld transfers failed, %ld with EBUSY; claims timed out while stalled: %lld",
 		  sum->failed, sum->busy, stalled);
 	return sum->failed == sum->busy && stalled == sum->busy;
