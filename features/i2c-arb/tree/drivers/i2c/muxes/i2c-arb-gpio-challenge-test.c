@@ -32,6 +32,7 @@ struct fake_bus {
 	unsigned int looks;
 	u64 last_assert;
 	u64 last_release;
+	u64 first_release;
 	u64 shortest_slew;	/* from an assert to the look that follows */
 	u64 shortest_backoff;	/* from a release to the next assert */
 	u64 longest_backoff;
@@ -57,6 +58,8 @@ static int fake_set_claim(void *ctx, bool assert)
 		b->last_assert = b->now;
 	} else if (!assert && b->claimed) {
 		b->longest_round = max(b->longest_round, b->now - b->last_assert);
+		if (!b->releases)
+			b->first_release = b->now;
 		b->releases++;
 		b->last_release = b->now;
 	}
@@ -67,7 +70,7 @@ static int fake_set_claim(void *ctx, bool assert)
 static int fake_others_claim(void *ctx)
 {
 	struct fake_bus *b = ctx;
-	int i;
+	int i, n = 0;
 
 	b->looks++;
 	b->shortest_slew = min(b->shortest_slew, b->now - b->last_assert);
@@ -76,9 +79,8 @@ static int fake_others_claim(void *ctx)
 	if (b->look_error)
 		return b->look_error;
 	for (i = 0; i < FAKE_OTHERS; i++)
-		if (b->now < b->held_until[i])
-			return 1;
-	return 0;
+		n += b->now < b->held_until[i];
+	return n;
 }
 
 static u64 fake_now_us(void *ctx)
@@ -256,6 +258,28 @@ static void claim_after_release_yields_for_wait_retry_only(struct kunit *test)
 	KUNIT_EXPECT_GE(test, start, released);
 }
 
+/*
+ * Two others claim; one lets go, the other does not: we are one of the
+ * waiters of that release, the young one, and give up after two slews, two
+ * polls and a quarter of our age, not at the end of the round.
+ */
+static void claim_yields_when_a_release_leaves_others_claiming(struct kunit *test)
+{
+	struct fake_bus *b = test->priv;
+	struct i2c_arb_claim_result res;
+	u64 start = b->now;
+
+	b->held_until[0] = start + 1000;
+	b->held_until[1] = FOREVER;
+	KUNIT_EXPECT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &b->hist, &res),
+			-EBUSY);
+	/* the release is seen within a poll; 20 + 100 + age / 4 after it */
+	KUNIT_EXPECT_GE(test, b->first_release, start + 1000 + 120 + 1000 / 4);
+	KUNIT_EXPECT_LE(test, b->first_release,
+			start + 1000 + I2C_ARB_POLL_US + 120 + (1000 + I2C_ARB_POLL_US) / 4 +
+			I2C_ARB_POLL_US);
+}
+
 /* Every look at the others follows our assert by at least the slew time. */
 static void claim_honours_slew_before_every_look(struct kunit *test)
 {
@@ -316,6 +340,7 @@ static struct kunit_case claim_cases[] = {
 	KUNIT_CASE(claim_waits_for_holder_released_within_retry),
 	KUNIT_CASE(claim_backs_off_across_several_retries),
 	KUNIT_CASE(claim_of_bus_never_released_fails_at_wait_free),
+	KUNIT_CASE(claim_yields_when_a_release_leaves_others_claiming),
 	KUNIT_CASE(claim_after_release_yields_to_waiter),
 	KUNIT_CASE(claim_after_release_waits_two_slews_and_a_poll),
 	KUNIT_CASE(claim_after_release_yields_for_wait_retry_only),

@@ -25,19 +25,29 @@
  *  - after releasing, a master does not claim again for 2 * slew + one
  *    poll, and then not while any other claim is asserted, up to
  *    wait-retry-us after the release: waiters get the freed bus;
- *  - a round lasts wait-retry-us plus the age of the claim, so when claims
- *    meet, the oldest holds on longest and wins, and the newest backs off.
+ *  - a round lasts wait-retry-us plus the age of the claim, so that a
+ *    master that has waited long is asserted when the holder lets go;
+ *  - when a claim is released and others are still asserted, the waiters
+ *    of that release see each other: each gives up after 2 * slew + two
+ *    polls plus a quarter of its age, so the youngest backs off first and
+ *    the oldest wins.
  *
  * A peer running the seed's protocol sees nothing new: claims that come a
- * little later, and rounds held a little longer, as a busy master's are.
+ * little later, rounds held longer or given up sooner, as any master may.
  *
- * The bound. With N masters of this driver, each holding the bus for at
- * most T per transfer, slew S, poll P and wait-retry R, a waiter that sees
- * each release within R - S gets the bus after at most N - 1 transfers of
- * the others and one meeting of claims: its claim completes within
- * (N - 1) * (T + 2 * S + P) + 3 * R. A scheduling stall longer than R at
- * the moment of a release (seen under QEMU TCG) can cost it one more
- * transfer and round, until the age of its claim wins.
+ * The bound. With N masters of this driver saturating the bus, each holding
+ * it for at most T per transfer, slew S, poll P, wait-retry R and
+ * wait-free W, and no master kept from running for longer than R - S: a
+ * waiting master is asserted at a release once its rounds (R plus its age)
+ * outlast T; at each release the holder stands aside, and of the waiters
+ * every younger one backs off within 2S + 2P + W/4 of the release. So a
+ * claim completes within about (N - 1) * (T + 2S + 2P + W/4) + 3R + T
+ * (one transfer it may miss while its rounds are still short); at the
+ * defaults (S 10 us, R 3 ms, W 50 ms) and T of 1 ms, 2 masters: ~24 ms,
+ * 3 masters: ~37 ms, inside W. This is argued, not proven; the tests
+ * measure it. A stall longer than R at a release (QEMU TCG stalls a vCPU
+ * for tens of ms) can cost a claim its turn: the driver counts timeouts
+ * of claims that saw such a gap between two looks (timeouts_stalled).
  *
  * The arbitrator is an i2c-mux "arbitrator": one child bus whose select()
  * claims the parent bus and whose deselect() releases it, with the parent
@@ -202,16 +212,45 @@ static int i2c_arb_hold_off(const struct i2c_arb_timing *t,
 }
 
 /*
- * One round: assert our claim, let it slew, then watch the other claims
- * until they are all released or @until has come. Returns 0 if the bus is
- * ours, 1 if it is still taken at @until, or a negative errno.
+ * The end of a round that starts now: wait-retry-us, plus the age of the
+ * claim, so that a master that has waited long keeps its claim asserted
+ * through most of a long transfer of the holder's and is there when the
+ * bus is released.
+ */
+static u64 i2c_arb_round_end(const struct i2c_arb_timing *t, u64 start,
+			     u64 now, u64 deadline)
+{
+	return min(now + t->retry_us + (now - start), deadline);
+}
+
+/*
+ * A claim was released but others are still asserted: the waiters of a
+ * release see each other. Every one of them saw that release within a poll
+ * or two, and gives up after two slews and two polls plus a quarter of
+ * its age: the youngest first, each release of a loser starting the next
+ * count, until the oldest is alone and wins.
+ */
+static u64 i2c_arb_yield_end(const struct i2c_arb_timing *t, u64 start,
+			     u64 now, u64 deadline)
+{
+	u64 base = 2ULL * t->slew_us + 2 * I2C_ARB_POLL_US;
+
+	return min(now + base + (now - start) / 4, deadline);
+}
+
+/*
+ * One round of a claim that started at @start: assert our claim, let it
+ * slew, then watch the other claims until they are all released or the
+ * round ends. Returns 0 if the bus is ours, 1 if it is still taken at the
+ * end, or a negative errno.
  */
 static int i2c_arb_round(const struct i2c_arb_timing *t,
 			 const struct i2c_arb_bus_ops *ops, void *ctx,
-			 u64 until, struct i2c_arb_claim_result *res)
+			 u64 start, u64 deadline,
+			 struct i2c_arb_claim_result *res)
 {
-	u64 last;
-	int ret;
+	int ret, seen = 0;
+	u64 last, until;
 
 	ret = ops->set_claim(ctx, true);
 	if (ret)
@@ -219,26 +258,18 @@ static int i2c_arb_round(const struct i2c_arb_timing *t,
 	ops->wait_us(ctx, t->slew_us);
 
 	last = ops->now_us(ctx);
+	until = i2c_arb_round_end(t, start, last, deadline);
 	for (;;) {
 		ret = i2c_arb_look(ops, ctx, &last, res);
 		if (ret <= 0)
 			return ret;
+		if (seen && ret < seen)
+			until = i2c_arb_yield_end(t, start, last, deadline);
+		seen = ret;
 		if (last >= until)
 			return 1;
 		ops->wait_us(ctx, I2C_ARB_POLL_US);
 	}
-}
-
-/*
- * The end of a round that starts now: wait-retry-us, plus the age of the
- * claim. Of masters that claimed at once and watch each other, the one
- * that has waited longest holds on longest, so the others back off and
- * it wins, instead of the one that came last.
- */
-static u64 i2c_arb_round_end(const struct i2c_arb_timing *t, u64 start,
-			     u64 now, u64 deadline)
-{
-	return min(now + t->retry_us + (now - start), deadline);
 }
 
 /* A random back-off of one to two wait-retry-us, never a spin. */
@@ -278,9 +309,7 @@ VISIBLE_IF_KUNIT int i2c_arb_claim(const struct i2c_arb_timing *t,
 	*res = (struct i2c_arb_claim_result){};
 	ret = i2c_arb_hold_off(t, ops, ctx, h, deadline, res);
 	while (!ret) {
-		now = ops->now_us(ctx);
-		ret = i2c_arb_round(t, ops, ctx,
-				    i2c_arb_round_end(t, start, now, deadline), res);
+		ret = i2c_arb_round(t, ops, ctx, start, deadline, res);
 		now = ops->now_us(ctx);
 		if (ret <= 0 || now >= deadline)
 			break;
@@ -325,7 +354,7 @@ static int i2c_arb_gpio_others_claim(void *ctx)
 					     arb->theirs->info, asserted);
 	if (ret)
 		return ret;
-	return !bitmap_empty(asserted, arb->theirs->ndescs);
+	return bitmap_weight(asserted, arb->theirs->ndescs);
 }
 
 static u64 i2c_arb_clock_now_us(void *ctx)

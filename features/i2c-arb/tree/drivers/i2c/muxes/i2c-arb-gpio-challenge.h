@@ -33,8 +33,8 @@ struct i2c_arb_timing {
  * struct i2c_arb_bus_ops - what the claim protocol needs from the platform
  * @set_claim: assert (true) or release (false) our claim line; 0 or a
  *	negative errno
- * @others_claim: 1 if any other master asserts its claim line, 0 if none
- *	does, or a negative errno if a line cannot be read
+ * @others_claim: how many other masters assert their claim lines (0: the
+ *	bus is free), or a negative errno if a line cannot be read
  * @now_us: a monotonic clock in microseconds
  * @wait_us: let @us microseconds pass; may sleep
  */
