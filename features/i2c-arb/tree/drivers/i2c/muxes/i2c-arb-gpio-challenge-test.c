@@ -281,6 +281,26 @@ static void claim_yields_when_a_release_leaves_others_claiming(struct kunit *tes
 			I2C_ARB_POLL_US);
 }
 
+/* Claiming as the seed does (a test switch): again right after the release. */
+static void claim_with_seed_rounds_comes_back_at_once(struct kunit *test)
+{
+	struct i2c_arb_timing seed = binding_defaults;
+	struct fake_bus *b = test->priv;
+	struct i2c_arb_claim_result res;
+	u64 released;
+
+	seed.seed_rounds = true;
+	KUNIT_ASSERT_EQ(test, i2c_arb_claim(&seed, &fake_ops, b, &b->hist, &res), 0);
+	KUNIT_ASSERT_EQ(test, i2c_arb_release(&seed, &fake_ops, b, &b->hist), 0);
+	released = b->last_release;
+	b->held_until[0] = FOREVER;
+	KUNIT_EXPECT_EQ(test, i2c_arb_claim(&seed, &fake_ops, b, &b->hist, &res), -EBUSY);
+	KUNIT_EXPECT_EQ(test, b->asserts > 1 ? b->shortest_backoff : 0, 10);
+	KUNIT_EXPECT_EQ(test, res.held_off_us, 0);
+	KUNIT_EXPECT_LE(test, b->longest_round, 3000 + 10 + I2C_ARB_POLL_US);
+	KUNIT_EXPECT_GE(test, b->last_release, released);
+}
+
 /* Every look at the others follows our assert by at least the slew time. */
 static void claim_honours_slew_before_every_look(struct kunit *test)
 {
@@ -343,6 +363,7 @@ static struct kunit_case claim_cases[] = {
 	KUNIT_CASE(claim_of_bus_never_released_fails_at_wait_free),
 	KUNIT_CASE(claim_yields_when_a_release_leaves_others_claiming),
 	KUNIT_CASE(claim_after_release_yields_to_waiter),
+	KUNIT_CASE(claim_with_seed_rounds_comes_back_at_once),
 	KUNIT_CASE(claim_after_release_waits_two_slews_and_a_poll),
 	KUNIT_CASE(claim_after_release_yields_for_three_wait_retry_only),
 	KUNIT_CASE(claim_honours_slew_before_every_look),

@@ -199,7 +199,7 @@ static int i2c_arb_hold_off(const struct i2c_arb_timing *t,
 	u64 least, most;
 	int ret = 0;
 
-	if (!h->released)
+	if (!h->released || t->seed_rounds)
 		return 0;
 	least = h->released_us + 2ULL * t->slew_us + I2C_ARB_POLL_US;
 	most = min(h->released_us +
@@ -230,7 +230,9 @@ static int i2c_arb_hold_off(const struct i2c_arb_timing *t,
 static u64 i2c_arb_round_end(const struct i2c_arb_timing *t, u64 start,
 			     u64 now, u64 deadline)
 {
-	return min(now + t->retry_us + (now - start), deadline);
+	u64 age = t->seed_rounds ? 0 : now - start;
+
+	return min(now + t->retry_us + age, deadline);
 }
 
 /*
@@ -273,7 +275,7 @@ static int i2c_arb_round(const struct i2c_arb_timing *t,
 		ret = i2c_arb_look(ops, ctx, &last, res);
 		if (ret <= 0)
 			return ret;
-		if (seen && ret < seen)
+		if (seen && ret < seen && !t->seed_rounds)
 			until = min(until,
 				    i2c_arb_yield_end(t, start, last, deadline));
 		seen = ret;
@@ -590,6 +592,8 @@ static int i2c_arb_probe(struct platform_device *pdev)
 	/* The counters go away with the child adapter's debugfs folder. */
 	debugfs_create_file("arbitration", 0444, muxc->adapter[0]->debugfs,
 			    arb, &i2c_arb_stats_fops);
+	debugfs_create_bool("seed_rounds", 0600, muxc->adapter[0]->debugfs,
+			    &arb->timing.seed_rounds);
 	platform_set_drvdata(pdev, muxc);
 	return 0;
 

@@ -22,11 +22,15 @@
  *	backing off (wait-retry-us)
  * @free_us: how long a whole claim may take before it fails with -EBUSY
  *	(wait-free-us)
+ * @seed_rounds: claim as the seed and 6.12 do: no hold-off after a
+ *	release, rounds of wait-retry-us, no yield to older claims. Set from
+ *	debugfs only, so that a test can show the starvation it causes.
  */
 struct i2c_arb_timing {
 	u32 slew_us;
 	u32 retry_us;
 	u32 free_us;
+	bool seed_rounds;
 };
 
 /**
