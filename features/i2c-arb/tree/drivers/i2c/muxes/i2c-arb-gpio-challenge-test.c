@@ -262,7 +262,7 @@ static void claim_after_release_yields_for_three_wait_retry_only(struct kunit *t
 /*
  * Two others claim; one lets go, the other does not: we are one of the
  * waiters of that release, the young one, and give up after two slews, two
- * polls and a quarter of our age, not at the end of the round.
+ * polls and 1/32 of our age, not at the end of the round.
  */
 static void claim_yields_when_a_release_leaves_others_claiming(struct kunit *test)
 {
@@ -274,10 +274,10 @@ static void claim_yields_when_a_release_leaves_others_claiming(struct kunit *tes
 	b->held_until[1] = FOREVER;
 	KUNIT_EXPECT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &b->hist, &res),
 			-EBUSY);
-	/* the release is seen within a poll; 20 + 100 + age / 4 after it */
-	KUNIT_EXPECT_GE(test, b->first_release, start + 1000 + 120 + 1000 / 4);
+	/* the release is seen within a poll; 20 + 100 + age / 32 after it */
+	KUNIT_EXPECT_GE(test, b->first_release, start + 1000 + 120 + 1000 / 32);
 	KUNIT_EXPECT_LE(test, b->first_release,
-			start + 1000 + I2C_ARB_POLL_US + 120 + (1000 + I2C_ARB_POLL_US) / 4 +
+			start + 1000 + I2C_ARB_POLL_US + 120 + (1000 + I2C_ARB_POLL_US) / 32 +
 			I2C_ARB_POLL_US);
 }
 
