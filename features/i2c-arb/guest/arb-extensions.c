@@ -68,62 +68,79 @@ static void swnode_down(void)
 		ktap_diag("rmmod i2c-arb-swnode failed");
 }
 
-/* Master A's arbitrated bus node and the client node on it (the fixture). */
-#define SWNODE_BUS	"/sys/kernel/software_nodes/i2c-arb-swnode-arb-a/i2c-arb"
-#define SWNODE_CLIENT	SWNODE_BUS "/eeprom@50"
+#define CLIENT_DRIVER	"i2c-arb-swnode-client"
 
-/* The name of the device a software node's sysfs folder links to, or "". */
-static void swnode_device(const char *node_dir, char *name, size_t len)
+/* The last component of the target of the link @path, or "" (in @out). */
+static void link_target(const char *path, char *out, size_t len, int tail)
 {
-	DIR *d = opendir(node_dir);
-	struct dirent *e;
+	char t[PATH_MAX];
+	ssize_t n = readlink(path, t, sizeof(t) - 1);
+	const char *p = t;
+	int i;
 
-	name[0] = 0;
+	out[0] = 0;
+	if (n <= 0)
+		return;
+	t[n] = 0;
+	/* keep the last @tail components */
+	for (i = 0, p = t + n; p > t && i < tail; i += *--p == '/')
+		;
+	snprintf(out, len, "%s", *p == '/' ? p + 1 : p);
+}
+
+/* The device below i2c-@bus whose "name" is @name (its real sysfs name). */
+static void client_on(int bus, const char *name, char *dev, size_t len)
+{
+	char dir[64], path[PATH_MAX], text[64];
+	struct dirent *e;
+	DIR *d;
+
+	dev[0] = 0;
+	snprintf(dir, sizeof(dir), "/sys/bus/i2c/devices/i2c-%d", bus);
+	d = opendir(dir);
 	if (!d)
 		return;
-	while ((e = readdir(d)))
-		if (e->d_type == DT_LNK) {
-			snprintf(name, len, "%s", e->d_name);
+	while ((e = readdir(d))) {
+		snprintf(path, sizeof(path), "%s/%.200s/name", dir, e->d_name);
+		if (!read_text(path, text, sizeof(text)) && !strncmp(text, name, strlen(name)) &&
+		    text[strlen(name)] == '\n') {
+			snprintf(dev, len, "%.200s", e->d_name);
 			break;
 		}
+	}
 	closedir(d);
 }
 
 /*
  * The i2c-mux core gives the arbitrated bus of a software-node arbitrator
  * its "i2c-arb" child node; the fixture instantiates a client described by
- * a node below it on the adapter it finds by that node. The client's device
- * (named by the node's sysfs link, not guessed) sits on A's arbitrated bus,
- * is bound to its driver, sees its own node's property, and reads the
- * simulator's EEPROM through the arbitrator.
+ * a node below it, on the adapter it finds by that node. A's arbitrated
+ * bus links to the node; the client (found by its name under that bus,
+ * not guessed) links to its own node below it, is bound to its driver,
+ * sees its node's property, and reads the simulator's EEPROM through the
+ * arbitrator.
  */
 static void swnode_client(const struct arb_topo *t, const char *name)
 {
-	char adap[256], dev[256], path[PATH_MAX], link[PATH_MAX];
-	char label[128] = "", byte0[16] = "";
-	char want_adap[32], want_byte[16], ee[1] = { 0 };
+	char node[256], cnode[256], dev[256], drv[256], path[PATH_MAX];
+	char label[128] = "", byte0[16] = "", want[16];
 	int child = child_bus(t->arb_dev[0]), fd;
-	ssize_t n;
+	unsigned char ee = 0;
 	bool ok;
 
-	snprintf(want_adap, sizeof(want_adap), "i2c-%d", child);
-	swnode_device(SWNODE_BUS, adap, sizeof(adap));
-	swnode_device(SWNODE_CLIENT, dev, sizeof(dev));
-	ktap_diag("node i2c-arb: adapter %s (A's arbitrated bus: %s); node eeprom@50: client %s",
-		  adap[0] ? adap : "none", want_adap, dev[0] ? dev : "none");
-
+	snprintf(path, sizeof(path), "/sys/bus/i2c/devices/i2c-%d/software_node", child);
+	link_target(path, node, sizeof(node), 2);
+	client_on(child, CLIENT_DRIVER, dev, sizeof(dev));
+	snprintf(path, sizeof(path), "/sys/bus/i2c/devices/%s/software_node", dev);
+	link_target(path, cnode, sizeof(cnode), 3);
 	snprintf(path, sizeof(path), "/sys/bus/i2c/devices/%s/driver", dev);
-	n = readlink(path, link, sizeof(link) - 1);
-	link[n > 0 ? n : 0] = 0;
-	ok = adap[0] && !strcmp(adap, want_adap) && dev[0] &&
-	     n > 0 && !strcmp(strrchr(link, '/') + 1, "i2c-arb-swnode-client");
-	ktap_diag("driver of %s: %s", dev, link);
-
-	snprintf(path, sizeof(path), "/sys/bus/i2c/devices/%s", dev);
-	n = readlink(path, link, sizeof(link) - 1);
-	link[n > 0 ? n : 0] = 0;
-	snprintf(path, sizeof(path), "/%s/", want_adap);
-	ok = ok && strstr(link, path);
+	link_target(path, drv, sizeof(drv), 1);
+	ktap_diag("A's arbitrated bus i2c-%d: node %s; client %s on it: node %s, driver %s",
+		  child, node[0] ? node : "none", dev[0] ? dev : "none",
+		  cnode[0] ? cnode : "none", drv[0] ? drv : "none");
+	ok = !strcmp(node, "i2c-arb-swnode-arb-a/i2c-arb") && dev[0] &&
+	     !strcmp(cnode, "i2c-arb-swnode-arb-a/i2c-arb/eeprom@50") &&
+	     !strcmp(drv, CLIENT_DRIVER);
 
 	snprintf(path, sizeof(path), "/sys/bus/i2c/devices/%s/label", dev);
 	ok = !read_text(path, label, sizeof(label)) && ok &&
@@ -132,14 +149,14 @@ static void swnode_client(const struct arb_topo *t, const char *name)
 	ok = !read_text(path, byte0, sizeof(byte0)) && ok;
 	snprintf(path, sizeof(path), "%.200s/eeprom", t->sim_dir);
 	fd = open(path, O_RDONLY);
-	if (fd < 0 || read(fd, ee, 1) != 1)
+	if (fd < 0 || read(fd, &ee, 1) != 1)
 		ok = false;
 	if (fd >= 0)
 		close(fd);
-	snprintf(want_byte, sizeof(want_byte), "%d\n", (uint8_t)ee[0]);
+	snprintf(want, sizeof(want), "%d\n", ee);
 	ktap_diag("client label: %.60s; EEPROM byte 0 through the arbitrator: %.8s, in the simulator: %d",
-		  label, byte0, (uint8_t)ee[0]);
-	ktap_result(ok && !strcmp(byte0, want_byte), name);
+		  label, byte0, ee);
+	ktap_result(ok && !strcmp(byte0, want), name);
 }
 
 static void case_three_overlay(void)
