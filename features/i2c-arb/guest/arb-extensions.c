@@ -26,7 +26,7 @@ static bool hammer_clean(struct arb_topo *t, const char *name)
 	coll = sim_monitor(t, "collisions");
 	hammer_diag(h, t->masters);
 	ktap_diag("%s, %d masters: %lld collisions", t->what, t->masters, coll);
-	return ktap_result(coll == 0 && hammer_failures_explained(&sum, stalled) &&
+	return ktap_result(coll == 0 && hammer_failures_explained(h, t->masters, &sum, stalled) &&
 			   sum.corrupted == 0 &&
 			   sum.done + sum.failed == t->masters * TRANSFERS, name);
 }

@@ -42,7 +42,7 @@ static void case_arbitrated_hammer(void)
 	hammer_diag(h, 2);
 	ktap_diag("monitor: %lld collisions, %lld starts, %lld stops", coll,
 		  sim_monitor(&topo, "starts"), sim_monitor(&topo, "stops"));
-	ktap_result(coll == 0 && hammer_failures_explained(&sum, stalled) &&
+	ktap_result(coll == 0 && hammer_failures_explained(h, 2, &sum, stalled) &&
 		    sum.corrupted == 0 && sum.done + sum.failed == 2 * TRANSFERS,
 		    "two masters hammering the EEPROM through their arbitrators never collide nor corrupt a byte");
 }
