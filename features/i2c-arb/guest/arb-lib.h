@@ -36,8 +36,9 @@
 #define WIRE_SIM_DBG	"/sys/kernel/debug/i2c-wire-sim"
 #define OVERLAY_DBG	"/sys/kernel/debug/lab-overlay"
 /*
- * wait-free-us of every topology (overlays and fixtures/i2c-arb-swnode):
- * the binding's default, 50 ms.
+ * wait-free-us of the overlays: the binding's default, 50 ms (the
+ * software-node topology of fixtures/i2c-arb-swnode still sets 1 s and a
+ * wait-retry-us of 1 ms; no timing test runs on it).
  */
 #define ARB_WAIT_FREE_S	0.05
 /*
