@@ -16,7 +16,7 @@
 #include <sys/mount.h>
 
 #define NSEG 10
-#define CASES 21
+#define CASES 20
 
 static struct tlp_request tail_loss(uint32_t k)
 {
