@@ -18,8 +18,14 @@
  * The public layout (struct dmaengine_pcm in <sound/dmaengine_pcm.h>) is
  * kept as the first member of a private one, because drivers such as the
  * Freescale ASRC reach the channels of another instance through it.
+ *
+ * The design (one PCM component per device, channels found by name in the
+ * firmware node, the hardware description derived from the DAI's DMA data
+ * and the controller) is Lars-Peter Clausen's generic dmaengine PCM:
+ * Copyright (C) 2013, Analog Devices Inc.
  */
 
+#include <kunit/visibility.h>
 #include <linux/dma-mapping.h>
 #include <linux/dmaengine.h>
 #include <linux/module.h>
@@ -30,6 +36,8 @@
 #include <sound/pcm.h>
 #include <sound/pcm_params.h>
 #include <sound/soc.h>
+
+#include "soc-generic-dmaengine-pcm.h"
 
 /* The name is ABI: it has been snd_soc_core.prealloc_buffer_size_kbytes. */
 static unsigned int prealloc_buffer_size_kbytes = 512;
@@ -56,18 +64,36 @@ static struct dmapcm *to_dmapcm(struct snd_soc_component *component)
 	return container_of(soc_component_to_pcm(component), struct dmapcm, pcm);
 }
 
-/* The only CPU DAI of the link; multi-CPU links have no single FIFO. */
+/* Multi-CPU links have no single FIFO to describe, so they are refused. */
+static bool dmapcm_link_has_one_cpu(struct snd_soc_pcm_runtime *rtd)
+{
+	if (rtd->dai_link->num_cpus <= 1)
+		return true;
+	dev_err(rtd->dev, "generic dmaengine PCM needs exactly one CPU DAI, link has %u\n",
+		rtd->dai_link->num_cpus);
+	return false;
+}
+
+/*
+ * The CPU DAI's description of its FIFO, or NULL. Read it only where it is
+ * needed: a DAI may set it as late as its .startup, which runs after this
+ * component's open, and a platform with its own snd_pcm_hardware, channel
+ * request or slave config may never set it at all.
+ */
 static struct snd_dmaengine_dai_dma_data *
 dmapcm_dai_dma_data(struct snd_pcm_substream *substream)
 {
 	struct snd_soc_pcm_runtime *rtd = snd_soc_substream_to_rtd(substream);
+	struct snd_dmaengine_dai_dma_data *dma_data;
 
-	if (rtd->dai_link->num_cpus != 1) {
-		dev_err(rtd->dev, "generic dmaengine PCM needs exactly one CPU DAI, link has %u\n",
-			rtd->dai_link->num_cpus);
+	if (!dmapcm_link_has_one_cpu(rtd))
 		return NULL;
-	}
-	return snd_soc_dai_get_dma_data(snd_soc_rtd_to_cpu(rtd, 0), substream);
+	dma_data = snd_soc_dai_get_dma_data(snd_soc_rtd_to_cpu(rtd, 0), substream);
+	if (!dma_data)
+		dev_err(rtd->dev, "CPU DAI %s has no DMA data for the %s stream\n",
+			snd_soc_rtd_to_cpu(rtd, 0)->name,
+			snd_pcm_direction_name(substream->stream));
+	return dma_data;
 }
 
 /* ---------------------------------------------------------------------------
@@ -78,8 +104,8 @@ dmapcm_dai_dma_data(struct snd_pcm_substream *substream)
  * The name a stream's channel has in the firmware node: a half-duplex PCM
  * has a single channel for both directions; a platform may rename them.
  */
-static const char *dmapcm_chan_name(const struct snd_dmaengine_pcm_config *config,
-				    unsigned int flags, int stream)
+VISIBLE_IF_KUNIT const char *dmapcm_chan_name(const struct snd_dmaengine_pcm_config *config,
+					      unsigned int flags, int stream)
 {
 	if (config->chan_names[stream])
 		return config->chan_names[stream];
@@ -87,6 +113,7 @@ static const char *dmapcm_chan_name(const struct snd_dmaengine_pcm_config *confi
 		return "rx-tx";
 	return stream == SNDRV_PCM_STREAM_PLAYBACK ? "tx" : "rx";
 }
+EXPORT_SYMBOL_IF_KUNIT(dmapcm_chan_name);
 
 /* Both streams can hold the same channel (half duplex): release it once. */
 static bool dmapcm_chan_is_shared(const struct dmaengine_pcm *pcm, int stream)
@@ -95,7 +122,7 @@ static bool dmapcm_chan_is_shared(const struct dmaengine_pcm *pcm, int stream)
 	       pcm->chan[SNDRV_PCM_STREAM_CAPTURE] == pcm->chan[SNDRV_PCM_STREAM_PLAYBACK];
 }
 
-static void dmapcm_release_chans(struct dmaengine_pcm *pcm)
+VISIBLE_IF_KUNIT void dmapcm_release_chans(struct dmaengine_pcm *pcm)
 {
 	int stream;
 
@@ -105,11 +132,12 @@ static void dmapcm_release_chans(struct dmaengine_pcm *pcm)
 		pcm->chan[stream] = NULL;
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(dmapcm_release_chans);
 
 /* Which device's firmware node describes the channels, if any does. */
-static struct device *dmapcm_fw_dev(struct device *dev,
-				    const struct snd_dmaengine_pcm_config *config,
-				    unsigned int flags)
+VISIBLE_IF_KUNIT struct device *dmapcm_fw_dev(struct device *dev,
+					      const struct snd_dmaengine_pcm_config *config,
+					      unsigned int flags)
 {
 	struct device *fw_dev = config->dma_dev ?: dev;
 
@@ -123,6 +151,7 @@ static struct device *dmapcm_fw_dev(struct device *dev,
 			 dev_name(config->dma_dev));
 	return fw_dev;
 }
+EXPORT_SYMBOL_IF_KUNIT(dmapcm_fw_dev);
 
 /*
  * Request the channels named in the firmware node. A channel that is not
@@ -163,16 +192,18 @@ static struct dma_chan *dmapcm_compat_chan(struct dmaengine_pcm *pcm,
 {
 	struct snd_dmaengine_dai_dma_data *dma_data;
 
+	if (!dmapcm_link_has_one_cpu(rtd))
+		return NULL;
 	if ((pcm->flags & SND_DMAENGINE_PCM_FLAG_HALF_DUPLEX) &&
 	    pcm->chan[SNDRV_PCM_STREAM_PLAYBACK])
 		return pcm->chan[SNDRV_PCM_STREAM_PLAYBACK];
+	if (pcm->config->compat_request_channel)
+		return pcm->config->compat_request_channel(rtd, substream);
 
+	/* Only the filter needs the DAI: its argument is the DAI's filter_data. */
 	dma_data = dmapcm_dai_dma_data(substream);
 	if (!dma_data)
 		return NULL;
-
-	if (pcm->config->compat_request_channel)
-		return pcm->config->compat_request_channel(rtd, substream);
 	return snd_dmaengine_pcm_request_channel(pcm->config->compat_filter_fn,
 						 dma_data->filter_data);
 }
@@ -218,20 +249,21 @@ static bool dmapcm_needs_period_counting(struct device *dev, struct dma_chan *ch
  */
 
 /* At least eight bursts of the widest bus per period, as controllers prefer. */
-static size_t dmapcm_period_bytes_min(u32 maxburst)
+VISIBLE_IF_KUNIT size_t dmapcm_period_bytes_min(u32 maxburst)
 {
 	if (!maxburst)
 		return DMAPCM_MIN_PERIOD_BYTES;
 	return (size_t)maxburst * DMA_SLAVE_BUSWIDTH_8_BYTES;
 }
+EXPORT_SYMBOL_IF_KUNIT(dmapcm_period_bytes_min);
 
 /*
  * The part of the description that follows from the DAI and the controller's
  * segment size alone; formats, pause and batch come from the channel's caps.
  */
-static void dmapcm_base_hw(struct snd_pcm_hardware *hw,
-			   const struct snd_dmaengine_dai_dma_data *dma_data,
-			   unsigned int max_seg_size, bool period_counting)
+VISIBLE_IF_KUNIT void dmapcm_base_hw(struct snd_pcm_hardware *hw,
+				     const struct snd_dmaengine_dai_dma_data *dma_data,
+				     unsigned int max_seg_size, bool period_counting)
 {
 	memset(hw, 0, sizeof(*hw));
 	hw->info = SNDRV_PCM_INFO_MMAP | SNDRV_PCM_INFO_MMAP_VALID |
@@ -245,6 +277,7 @@ static void dmapcm_base_hw(struct snd_pcm_hardware *hw,
 	hw->buffer_bytes_max = SIZE_MAX;
 	hw->fifo_size = dma_data->fifo_size;
 }
+EXPORT_SYMBOL_IF_KUNIT(dmapcm_base_hw);
 
 static int dmapcm_set_runtime_hw(struct dmapcm *priv,
 				 struct snd_pcm_substream *substream)
@@ -253,13 +286,16 @@ static int dmapcm_set_runtime_hw(struct dmapcm *priv,
 	struct snd_dmaengine_dai_dma_data *dma_data;
 	struct snd_pcm_hardware hw;
 
-	dma_data = dmapcm_dai_dma_data(substream);
-	if (!dma_data)
+	if (!dmapcm_link_has_one_cpu(snd_soc_substream_to_rtd(substream)))
 		return -EINVAL;
-
+	/* The platform's own description needs nothing from the DAI. */
 	if (priv->pcm.config->pcm_hardware)
 		return snd_soc_set_runtime_hwparams(substream,
 						    priv->pcm.config->pcm_hardware);
+
+	dma_data = dmapcm_dai_dma_data(substream);
+	if (!dma_data)
+		return -EINVAL;
 
 	dmapcm_base_hw(&hw, dma_data, dma_get_max_seg_size(chan->device->dev),
 		       priv->period_counting[substream->stream]);
@@ -276,19 +312,21 @@ static int dmapcm_set_runtime_hw(struct dmapcm *priv,
  * The buffer
  */
 
-static size_t dmapcm_prealloc_bytes(const struct snd_dmaengine_pcm_config *config)
+VISIBLE_IF_KUNIT size_t dmapcm_prealloc_bytes(const struct snd_dmaengine_pcm_config *config)
 {
 	if (config->prealloc_buffer_size)
 		return config->prealloc_buffer_size;
 	return (size_t)prealloc_buffer_size_kbytes * 1024;
 }
+EXPORT_SYMBOL_IF_KUNIT(dmapcm_prealloc_bytes);
 
-static size_t dmapcm_max_buffer_bytes(const struct snd_dmaengine_pcm_config *config)
+VISIBLE_IF_KUNIT size_t dmapcm_max_buffer_bytes(const struct snd_dmaengine_pcm_config *config)
 {
 	if (config->pcm_hardware && config->pcm_hardware->buffer_bytes_max)
 		return config->pcm_hardware->buffer_bytes_max;
 	return SIZE_MAX;
 }
+EXPORT_SYMBOL_IF_KUNIT(dmapcm_max_buffer_bytes);
 
 /* ---------------------------------------------------------------------------
  * Component ops
@@ -443,14 +481,15 @@ static const struct snd_soc_component_driver dmapcm_driver_with_process =
  */
 
 /**
- * snd_dmaengine_pcm_prepare_slave_config() - Generic prepare_slave_config callback
- * @substream: PCM substream
- * @params: hw_params
- * @slave_config: DMA slave config to prepare
+ * snd_dmaengine_pcm_prepare_slave_config() - fill a slave config from the DAI
+ * @substream: the stream being configured
+ * @params: the hardware parameters chosen for it
+ * @slave_config: filled in; the caller hands it to dmaengine_slave_config()
  *
- * Fills @slave_config for platforms whose CPU DAI publishes a struct
- * snd_dmaengine_dai_dma_data: direction and bus width from @params, then the
- * FIFO address, burst and peripheral data from the DAI.
+ * The ready-made &snd_dmaengine_pcm_config.prepare_slave_config for a CPU
+ * DAI that describes its FIFO in a struct snd_dmaengine_dai_dma_data: the
+ * transfer direction and bus width follow from @params, the FIFO address,
+ * burst size and any peripheral data from the DAI.
  *
  * Return: 0 on success, -EINVAL for a link with more than one CPU DAI or a
  * format the DMA cannot carry.
@@ -480,13 +519,16 @@ static const struct snd_dmaengine_pcm_config dmapcm_default_config = {
 };
 
 /**
- * snd_dmaengine_pcm_register - Register a dmaengine based PCM device
- * @dev: The parent device for the PCM device
- * @config: Platform specific PCM configuration, or NULL for the generic one
- * @flags: Platform specific quirks (SND_DMAENGINE_PCM_FLAG_*)
+ * snd_dmaengine_pcm_register() - add a PCM component that moves audio by DMA
+ * @dev: device of the audio interface; the component is added on it
+ * @config: how this platform differs from the defaults, or NULL for none
+ * @flags: SND_DMAENGINE_PCM_FLAG_* for channel lookup and sharing
  *
- * Adds an ASoC component named SND_DMAENGINE_PCM_DRV_NAME (or @config->name)
- * on @dev. Channels described in the firmware node are requested now.
+ * Adds an ASoC component, named SND_DMAENGINE_PCM_DRV_NAME unless
+ * @config->name says otherwise, whose PCM streams each run on a cyclic
+ * dmaengine channel. Channels the firmware node of @dev (or of
+ * @config->dma_dev) describes are requested here; the others when the PCM
+ * is constructed. @config must outlive the registration.
  *
  * Return: 0 on success, -EPROBE_DEFER while a described DMA controller has
  * not been bound yet, another negative error code otherwise.
@@ -531,11 +573,12 @@ err_release_chans:
 EXPORT_SYMBOL_GPL(snd_dmaengine_pcm_register);
 
 /**
- * snd_dmaengine_pcm_unregister - Removes a dmaengine based PCM device
- * @dev: Parent device the PCM was registered with
+ * snd_dmaengine_pcm_unregister() - undo snd_dmaengine_pcm_register()
+ * @dev: the device given at registration
  *
- * Removes the component added by snd_dmaengine_pcm_register() on @dev and
- * releases its channels. Other components of @dev are left alone.
+ * Takes the DMA PCM component off @dev, found by its driver name whatever
+ * @config->name was, and gives its channels back. Other components on @dev,
+ * such as the DAI's, stay. Nothing happens if there is none.
  */
 void snd_dmaengine_pcm_unregister(struct device *dev)
 {
@@ -552,7 +595,3 @@ void snd_dmaengine_pcm_unregister(struct device *dev)
 	kfree(priv);
 }
 EXPORT_SYMBOL_GPL(snd_dmaengine_pcm_unregister);
-
-#if IS_ENABLED(CONFIG_SND_SOC_GENERIC_DMAENGINE_PCM_KUNIT_TEST)
-#include "soc-generic-dmaengine-pcm-test.c"
-#endif

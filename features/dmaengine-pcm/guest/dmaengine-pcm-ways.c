@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dmaengine-pcm-ways: each way in-tree platforms register the generic
+ * dmaengine PCM (features/dmaengine-pcm/USERS.md), run on the virtual
+ * loopback. vi2s's "way" parameter picks the registration; each case binds
+ * the loopback that way, then checks what a user of such a platform relies
+ * on: the card appears, a stream opens, what is played reaches the I2S
+ * FIFO bit-exact, capture runs, and the channels are the ones the way
+ * names (vdma's debugfs). Parity: the same on upstream, except the one
+ * [extension] case.
+ */
+#include "vloop.h"
+
+#define WAY		"/sys/module/vi2s/parameters/way"
+#define CHAN_RESIDUE	"/sys/module/vdma/parameters/chan_residue"
+
+/* One buffer of S16 stereo: what a playback check sends. */
+#define PERIOD		1024
+#define PERIODS		4
+#define PLAY_BYTES	(PERIOD * PERIODS * 4)
+
+struct way_run {
+	int id, card;
+	char why[200];
+};
+
+static void why(struct way_run *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->why[0])
+		return;
+	va_start(ap, fmt);
+	vsnprintf(r->why, sizeof(r->why), fmt, ap);
+	va_end(ap);
+}
+
+/* Bind the loopback from @overlay with vi2s registering the PCM @way. */
+static int way_bind(struct way_run *r, const char *way, const char *overlay)
+{
+	memset(r, 0, sizeof(*r));
+	r->card = -1;
+	vloop_sh("echo %s > " WAY, way);
+	r->id = vloop_overlay_apply(overlay);
+	if (r->id >= 0)
+		r->card = vloop_wait_card(20);
+	if (r->card < 0)
+		why(r, "overlay %s: id %d, no card", overlay, r->id);
+	return r->card >= 0;
+}
+
+static void way_unbind(struct way_run *r)
+{
+	vloop_overlay_remove(r->id);
+	vloop_wait_no_card(10);
+	vloop_sh("echo default > " WAY);
+	if (r->why[0])
+		ktap_diag("%s", r->why);
+}
+
+static int chan_in_use(int chan)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), VDMA_DEBUGFS "/chan%d", chan);
+	return (int)vloop_stat(path, "in_use");
+}
+
+/*
+ * Play one buffer of a test signal and compare what the I2S receiver
+ * recorded with it: the DMA was given the right buffer, FIFO address
+ * (vdma refuses any other) and bus width.
+ */
+static int play_checked(struct way_run *r)
+{
+	static uint8_t out[PLAY_BYTES], got[65536 + 1];
+	struct vloop_pcm p;
+	double end;
+	int k, ret, n = -1;
+
+	for (k = 0; k < PLAY_BYTES / 2; k++)
+		vloop_put_sample(out + 2 * k, vloop_signal(k, 16), 2);
+	ret = vloop_pcm_open(&p, r->card, SNDRV_PCM_STREAM_PLAYBACK, 1);
+	if (!ret)
+		ret = vloop_pcm_setup(&p, SNDRV_PCM_FORMAT_S16_LE, 2, 48000, PERIOD, PERIODS);
+	if (!ret)
+		ret = vloop_pcm_xfer(&p, out, PERIOD * PERIODS) == PERIOD * PERIODS ? 0 : -EIO;
+	if (!ret)
+		ret = vloop_pcm_ioctl(&p, SNDRV_PCM_IOCTL_START);
+	for (end = vloop_now() + 3; !ret && vloop_now() < end; vloop_sleep_ms(20))
+		if (vloop_stat(VI2S_DEBUGFS "/fifo", "recorded") >= PLAY_BYTES)
+			break;
+	if (!ret)
+		n = vloop_read_file(VI2S_DEBUGFS "/received", (char *)got, sizeof(got));
+	vloop_pcm_close(&p);
+	if (ret)
+		why(r, "playback open/setup/start: %s", strerror(-ret));
+	else if (n < PLAY_BYTES || memcmp(got, out, PLAY_BYTES))
+		why(r, "the receiver recorded %d bytes, %s", n,
+		    n < PLAY_BYTES ? "fewer than played" : "not the signal");
+	return !ret && n >= PLAY_BYTES && !memcmp(got, out, PLAY_BYTES);
+}
+
+/* Start a capture and read at least two periods from it. */
+static int capture_runs(struct way_run *r)
+{
+	static uint8_t in[PERIOD * PERIODS * 4];
+	struct vloop_pcm p;
+	long n, total = 0;
+	double end;
+	int ret = vloop_pcm_open(&p, r->card, SNDRV_PCM_STREAM_CAPTURE, 1);
+
+	if (!ret)
+		ret = vloop_pcm_setup(&p, SNDRV_PCM_FORMAT_S16_LE, 2, 48000, PERIOD, PERIODS);
+	if (!ret)
+		ret = vloop_pcm_ioctl(&p, SNDRV_PCM_IOCTL_START);
+	for (end = vloop_now() + 3; !ret && total < 2 * PERIOD && vloop_now() < end;
+	     vloop_sleep_ms(10)) {
+		n = vloop_pcm_xfer(&p, in, PERIOD * PERIODS);
+		if (n > 0)
+			total += n;
+		else if (n != -EAGAIN)
+			ret = (int)n;
+	}
+	vloop_pcm_close(&p);
+	if (ret || total < 2 * PERIOD)
+		why(r, "capture: %s, %ld frames", ret ? strerror(-ret) : "ok", total);
+	return !ret && total >= 2 * PERIOD;
+}
+
+/* Formats the open playback stream offers, before hw_params. */
+static int offers_format(struct way_run *r, snd_pcm_format_t f)
+{
+	struct snd_pcm_hw_params hw;
+	struct vloop_pcm p;
+	int has = -1;
+
+	if (vloop_pcm_open(&p, r->card, SNDRV_PCM_STREAM_PLAYBACK, 1))
+		return -errno;
+	hw_any(&hw);
+	if (!ioctl(p.fd, SNDRV_PCM_IOCTL_HW_REFINE, &hw))
+		has = hw_mask_has(&hw, SNDRV_PCM_HW_PARAM_FORMAT, f);
+	vloop_pcm_close(&p);
+	return has;
+}
+
+/*
+ * The platform's own snd_pcm_hardware (S16 and S32 only, where vdma's caps
+ * would also give S8 and 24-bit) with DMA data the DAI sets in its
+ * .startup, which runs after the PCM's open, or never sets.
+ */
+static void case_platform_hardware(const char *way, const char *name)
+{
+	struct way_run r;
+	int s8 = -1, s16 = -1, played = 0, captured = 0;
+
+	if (way_bind(&r, way, "vloop")) {
+		s8 = offers_format(&r, SNDRV_PCM_FORMAT_S8);
+		s16 = offers_format(&r, SNDRV_PCM_FORMAT_S16_LE);
+		played = play_checked(&r);
+		captured = capture_runs(&r);
+	}
+	ktap_diag("%s: S8 offered %d, S16 offered %d, played %d, captured %d", way, s8, s16,
+		  played, captured);
+	way_unbind(&r);
+	ktap_result(s8 == 0 && s16 == 1 && played && captured, name);
+}
+
+static int prealloc_kib(int card)
+{
+	char path[64], buf[32];
+
+	snprintf(path, sizeof(path), "/proc/asound/card%d/pcm0p/sub0/prealloc", card);
+	return vloop_read_file(path, buf, sizeof(buf)) > 0 ? atoi(buf) : -1;
+}
+
+static void case_prealloc(void)
+{
+	struct way_run r;
+	int kib = -1, played = 0;
+
+	if (way_bind(&r, "prealloc", "vloop")) {
+		kib = prealloc_kib(r.card);
+		played = play_checked(&r);
+	}
+	ktap_diag("preallocated %d KiB, played %d", kib, played);
+	way_unbind(&r);
+	ktap_result(kib == 128 && played,
+		    "config->prealloc_buffer_size is the buffer preallocated per stream");
+}
+
+static void case_names(void)
+{
+	char comps[4096] = "";
+	struct way_run r;
+	int played = 0, captured = 0;
+
+	if (way_bind(&r, "names", "vloop-names")) {
+		vloop_read_file("/sys/kernel/debug/asoc/components", comps, sizeof(comps));
+		played = play_checked(&r);
+		captured = capture_runs(&r);
+	}
+	ktap_diag("component \"vi2s-dma\" %s, played %d, captured %d",
+		  strstr(comps, "vi2s-dma") ? "listed" : "absent", played, captured);
+	way_unbind(&r);
+	ktap_result(strstr(comps, "vi2s-dma") && played && captured,
+		    "config->chan_names finds channels \"play\"/\"rec\" and config->name names the component");
+}
+
+/* Which vdma channels are held, as a string of 0/1 for channels 0..7. */
+static void chans_held(char *out)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		out[i] = chan_in_use(i) == 1 ? '1' : '0';
+	out[8] = 0;
+}
+
+/*
+ * A way that finds its channels elsewhere than "tx"/"rx" of the node
+ * (channels 0 and 1) must hold exactly @want and move data through them.
+ */
+static void case_channels(const char *way, const char *overlay, const char *want,
+			  const char *name)
+{
+	struct way_run r;
+	char held[9] = "?";
+	int played = 0, captured = 0;
+
+	if (way_bind(&r, way, overlay)) {
+		chans_held(held);
+		played = play_checked(&r);
+		captured = capture_runs(&r);
+	}
+	ktap_diag("%s: channels held %s (want %s), played %d, captured %d", way, held, want,
+		  played, captured);
+	way_unbind(&r);
+	ktap_result(!strcmp(held, want) && played && captured, name);
+}
+
+static void case_multi_cpu(void)
+{
+	struct way_run r;
+	struct vloop_pcm p;
+	int ret = 0;
+
+	if (way_bind(&r, "multi-cpu", "vloop")) {
+		ret = vloop_pcm_open(&p, r.card, SNDRV_PCM_STREAM_PLAYBACK, 1);
+		if (!ret)
+			vloop_pcm_close(&p);
+	}
+	ktap_diag("open of the playback stream: %s", ret ? strerror(-ret) : "succeeded");
+	way_unbind(&r);
+	ktap_result(ret == -EINVAL, "a link with two CPU DAIs is refused at open with EINVAL");
+}
+
+/*
+ * Pointer positions seen over @seconds of a started stream: how many
+ * distinct ones, and how many fell inside a period. Capture is read as it
+ * goes so it runs the whole time.
+ */
+static void pointer_walk(struct vloop_pcm *p, double seconds, int *samples, int *inside)
+{
+	static uint8_t sink[PERIOD * 8 * 4];
+	struct snd_pcm_status st;
+	long last = -1;
+	double end;
+
+	*samples = *inside = 0;
+	for (end = vloop_now() + seconds; vloop_now() < end; vloop_sleep_ms(2)) {
+		if (p->stream == SNDRV_PCM_STREAM_CAPTURE)
+			vloop_pcm_xfer(p, sink, p->buffer);
+		if (vloop_pcm_status(p, &st) || (long)st.hw_ptr == last)
+			continue;
+		last = st.hw_ptr;
+		(*samples)++;
+		*inside += last % PERIOD != 0;
+	}
+}
+
+static int start_capture(struct vloop_pcm *p, int card)
+{
+	int ret = vloop_pcm_open(p, card, SNDRV_PCM_STREAM_CAPTURE, 1);
+
+	if (!ret)
+		ret = vloop_pcm_setup(p, SNDRV_PCM_FORMAT_S16_LE, 2, 48000, PERIOD, 8);
+	return ret ? ret : vloop_pcm_ioctl(p, SNDRV_PCM_IOCTL_START);
+}
+
+/*
+ * Playback on a channel with residue per burst, capture on one that only
+ * reports whole descriptors: the capture stream counts periods and says
+ * BATCH on both kernels. Upstream then treats the whole PCM so; ours keeps
+ * the playback stream's position exact (the extension case).
+ */
+static void case_residue_per_direction(void)
+{
+	const char *ext = "[extension] the playback stream of that PCM still reports its position within periods";
+	struct vloop_pcm p = { .fd = -1 };
+	int batch = -1, samples = 0, inside = 0, ok = 0;
+	struct way_run r;
+
+	vloop_sh("echo 2,0 > " CHAN_RESIDUE);
+	if (way_bind(&r, "default", "vloop") && !start_capture(&p, r.card)) {
+		batch = !!(p.info & SNDRV_PCM_INFO_BATCH);
+		pointer_walk(&p, 0.4, &samples, &inside);
+		vloop_pcm_close(&p);
+	}
+	ktap_diag("capture: batch %d, %d positions, %d inside a period", batch, samples, inside);
+	ktap_result(batch == 1 && samples > 2 && inside == 0,
+		    "a capture channel with residue per descriptor gives a batch capture stream counting whole periods");
+
+	if (ktap_extension(ext)) {
+		batch = -1;
+		if (r.card >= 0 && !vloop_start_playback(&p, r.card, PERIOD, 8)) {
+			batch = !!(p.info & SNDRV_PCM_INFO_BATCH);
+			pointer_walk(&p, 0.15, &samples, &inside);
+		}
+		vloop_pcm_close(&p);
+		ktap_diag("playback: batch %d, %d positions, %d inside a period", batch, samples,
+			  inside);
+		ok = batch == 0 && samples > 2 && inside > 0;
+		ktap_result(ok, ext);
+	}
+	way_unbind(&r);
+	vloop_sh("echo -1,-1 > " CHAN_RESIDUE);
+}
+
+int main(void)
+{
+	vloop_watchdog(300);
+	ktap_begin("dmaengine-pcm-ways", 11);
+	vloop_sh("modprobe vdma && modprobe vi2s");
+
+	case_platform_hardware("hw-startup",
+			       "own snd_pcm_hardware, DMA data set in the DAI's .startup: open, play and capture work");
+	case_platform_hardware("hw-never",
+			       "own snd_pcm_hardware and slave config, no DMA data ever: open, play and capture work");
+	case_prealloc();
+	case_names();
+	case_channels("dma-dev", "vloop-dmadev", "00000011",
+		      "config->dma_dev takes the channels from the other device's node");
+	case_channels("compat", "vloop", "00001100",
+		      "NO_DT | COMPAT with compat_request_channel and DMA data set only in .startup: channels from the hook, not the node");
+	case_channels("filter", "vloop", "00110000",
+		      "NO_DT | COMPAT with compat_filter_fn: channels from the filter and the DAI's filter_data, not the node");
+	case_channels("half-duplex", "vloop-halfduplex", "10000000",
+		      "HALF_DUPLEX: one \"rx-tx\" channel serves playback and capture");
+	case_multi_cpu();
+	case_residue_per_direction();
+	return ktap_end();
+}
