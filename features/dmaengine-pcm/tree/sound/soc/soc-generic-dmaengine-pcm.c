@@ -78,12 +78,14 @@ static bool dmapcm_link_has_one_cpu(struct snd_soc_pcm_runtime *rtd)
  * The CPU DAI's description of its FIFO, or NULL. Read it only where it is
  * needed: a DAI may set it as late as its .startup, which runs after this
  * component's open, and a platform with its own snd_pcm_hardware, channel
- * request or slave config may never set it at all.
+ * request or slave config may never set it at all. @rtd is passed in
+ * because a substream learns its runtime only when it is opened; at
+ * pcm_construct time snd_soc_substream_to_rtd() is still NULL.
  */
 static struct snd_dmaengine_dai_dma_data *
-dmapcm_dai_dma_data(struct snd_pcm_substream *substream)
+dmapcm_dai_dma_data(struct snd_soc_pcm_runtime *rtd,
+		    struct snd_pcm_substream *substream)
 {
-	struct snd_soc_pcm_runtime *rtd = snd_soc_substream_to_rtd(substream);
 	struct snd_dmaengine_dai_dma_data *dma_data;
 
 	if (!dmapcm_link_has_one_cpu(rtd))
@@ -201,7 +203,7 @@ static struct dma_chan *dmapcm_compat_chan(struct dmaengine_pcm *pcm,
 		return pcm->config->compat_request_channel(rtd, substream);
 
 	/* Only the filter needs the DAI: its argument is the DAI's filter_data. */
-	dma_data = dmapcm_dai_dma_data(substream);
+	dma_data = dmapcm_dai_dma_data(rtd, substream);
 	if (!dma_data)
 		return NULL;
 	return snd_dmaengine_pcm_request_channel(pcm->config->compat_filter_fn,
@@ -282,18 +284,19 @@ EXPORT_SYMBOL_IF_KUNIT(dmapcm_base_hw);
 static int dmapcm_set_runtime_hw(struct dmapcm *priv,
 				 struct snd_pcm_substream *substream)
 {
+	struct snd_soc_pcm_runtime *rtd = snd_soc_substream_to_rtd(substream);
 	struct dma_chan *chan = priv->pcm.chan[substream->stream];
 	struct snd_dmaengine_dai_dma_data *dma_data;
 	struct snd_pcm_hardware hw;
 
-	if (!dmapcm_link_has_one_cpu(snd_soc_substream_to_rtd(substream)))
+	if (!dmapcm_link_has_one_cpu(rtd))
 		return -EINVAL;
 	/* The platform's own description needs nothing from the DAI. */
 	if (priv->pcm.config->pcm_hardware)
 		return snd_soc_set_runtime_hwparams(substream,
 						    priv->pcm.config->pcm_hardware);
 
-	dma_data = dmapcm_dai_dma_data(substream);
+	dma_data = dmapcm_dai_dma_data(rtd, substream);
 	if (!dma_data)
 		return -EINVAL;
 
@@ -498,10 +501,11 @@ int snd_dmaengine_pcm_prepare_slave_config(struct snd_pcm_substream *substream,
 					   struct snd_pcm_hw_params *params,
 					   struct dma_slave_config *slave_config)
 {
+	struct snd_soc_pcm_runtime *rtd = snd_soc_substream_to_rtd(substream);
 	struct snd_dmaengine_dai_dma_data *dma_data;
 	int ret;
 
-	dma_data = dmapcm_dai_dma_data(substream);
+	dma_data = dmapcm_dai_dma_data(rtd, substream);
 	if (!dma_data)
 		return -EINVAL;
 
