@@ -288,43 +288,69 @@ static int start_capture(struct vloop_pcm *p, int card)
 	return ret ? ret : vloop_pcm_ioctl(p, SNDRV_PCM_IOCTL_START);
 }
 
+/* Whether a started stream says BATCH, and where its pointer stops. */
+struct walk {
+	int batch, samples, inside;
+};
+
+static void walk_stream(struct vloop_pcm *p, int start_err, double seconds, struct walk *w)
+{
+	w->batch = -1;
+	w->samples = w->inside = 0;
+	if (start_err)
+		return;
+	w->batch = !!(p->info & SNDRV_PCM_INFO_BATCH);
+	pointer_walk(p, seconds, &w->samples, &w->inside);
+}
+
 /*
  * Playback on a channel with residue per burst, capture on one that only
- * reports whole descriptors: the capture stream counts periods and says
- * BATCH on both kernels. Upstream then treats the whole PCM so; ours keeps
- * the playback stream's position exact (the extension case).
+ * reports whole descriptors, registered @way: both streams' BATCH flag and
+ * pointer walks.
  */
-static void case_residue_per_direction(void)
+static void walk_split_controller(const char *way, struct walk *play, struct walk *cap)
 {
-	const char *ext = "[extension] the playback stream of that PCM still reports its position within periods";
 	struct vloop_pcm p = { .fd = -1 };
-	int batch = -1, samples = 0, inside = 0, ok = 0;
 	struct way_run r;
 
 	vloop_sh("echo 2,0 > " CHAN_RESIDUE);
-	if (way_bind(&r, "default", "vloop") && !start_capture(&p, r.card)) {
-		batch = !!(p.info & SNDRV_PCM_INFO_BATCH);
-		pointer_walk(&p, 0.4, &samples, &inside);
+	play->batch = cap->batch = -1;
+	if (way_bind(&r, way, "vloop")) {
+		walk_stream(&p, start_capture(&p, r.card), 0.4, cap);
 		vloop_pcm_close(&p);
-	}
-	ktap_diag("capture: batch %d, %d positions, %d inside a period", batch, samples, inside);
-	ktap_result(batch == 1 && samples > 2 && inside == 0,
-		    "a capture channel with residue per descriptor gives a batch capture stream counting whole periods");
-
-	if (ktap_extension(ext)) {
-		batch = -1;
-		if (r.card >= 0 && !vloop_start_playback(&p, r.card, PERIOD, 8)) {
-			batch = !!(p.info & SNDRV_PCM_INFO_BATCH);
-			pointer_walk(&p, 0.15, &samples, &inside);
-		}
+		walk_stream(&p, vloop_start_playback(&p, r.card, PERIOD, 8), 0.15, play);
 		vloop_pcm_close(&p);
-		ktap_diag("playback: batch %d, %d positions, %d inside a period", batch, samples,
-			  inside);
-		ok = batch == 0 && samples > 2 && inside > 0;
-		ktap_result(ok, ext);
 	}
 	way_unbind(&r);
 	vloop_sh("echo -1,-1 > " CHAN_RESIDUE);
+	ktap_diag("%s: capture batch %d, %d positions, %d inside a period", way,
+		  cap->batch, cap->samples, cap->inside);
+	ktap_diag("%s: playback batch %d, %d positions, %d inside a period", way,
+		  play->batch, play->samples, play->inside);
+}
+
+/* 6.12: one channel without a residue makes the whole PCM count periods. */
+static void case_residue_shared(void)
+{
+	struct walk play, cap;
+
+	walk_split_controller("default", &play, &cap);
+	ktap_result(cap.batch == 1 && cap.samples > 2 && cap.inside == 0 &&
+		    play.batch == 1 && play.samples > 2 && play.inside == 0,
+		    "a capture channel with residue per descriptor makes both streams batch, counting whole periods");
+}
+
+/* The opt-in: only the stream whose channel lacks a residue counts periods. */
+static void case_residue_per_stream(void)
+{
+	const char *name = "[extension] with FLAG_RESIDUE_PER_STREAM the playback stream of that PCM reports positions within periods";
+	struct walk play, cap;
+
+	if (!ktap_extension(name))
+		return;
+	walk_split_controller("residue-split", &play, &cap);
+	ktap_result(cap.batch == 1 && cap.inside == 0 &&
+		    play.batch == 0 && play.samples > 2 && play.inside > 0, name);
 }
 
 int main(void)
@@ -348,6 +374,7 @@ int main(void)
 	case_channels("half-duplex", "vloop-halfduplex", "10000000",
 		      "HALF_DUPLEX: one \"rx-tx\" channel serves playback and capture");
 	case_multi_cpu();
-	case_residue_per_direction();
+	case_residue_shared();
+	case_residue_per_stream();
 	return ktap_end();
 }

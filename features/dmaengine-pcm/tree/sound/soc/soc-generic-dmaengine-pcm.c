@@ -51,8 +51,10 @@ MODULE_PARM_DESC(prealloc_buffer_size_kbytes,
 /**
  * struct dmapcm - one registered generic dmaengine PCM
  * @pcm: the public part; @pcm.component is what ASoC sees
- * @period_counting: per stream, the controller cannot say how far it is in
- *	the buffer, so the position is counted in whole periods
+ * @period_counting: per stream, the position is counted in whole periods
+ *	because a controller cannot say how far it is in the buffer (the
+ *	stream's own, or with no SND_DMAENGINE_PCM_FLAG_RESIDUE_PER_STREAM,
+ *	either stream's)
  */
 struct dmapcm {
 	struct dmaengine_pcm pcm;
@@ -331,6 +333,25 @@ VISIBLE_IF_KUNIT size_t dmapcm_max_buffer_bytes(const struct snd_dmaengine_pcm_c
 }
 EXPORT_SYMBOL_IF_KUNIT(dmapcm_max_buffer_bytes);
 
+/*
+ * As in 6.12, one stream that must count periods makes the whole PCM count
+ * them, unless the platform asked for the decision per stream: a playback
+ * channel with an exact residue then keeps reporting positions inside a
+ * period although its capture twin cannot.
+ */
+static void dmapcm_share_period_counting(struct dmapcm *priv)
+{
+	bool any = false;
+	int stream;
+
+	if (priv->pcm.flags & SND_DMAENGINE_PCM_FLAG_RESIDUE_PER_STREAM)
+		return;
+	for_each_pcm_streams(stream)
+		any |= priv->period_counting[stream];
+	for_each_pcm_streams(stream)
+		priv->period_counting[stream] = any;
+}
+
 /* ---------------------------------------------------------------------------
  * Component ops
  */
@@ -365,6 +386,7 @@ static int dmapcm_construct(struct snd_soc_component *component,
 		priv->period_counting[stream] =
 			dmapcm_needs_period_counting(component->dev, pcm->chan[stream]);
 	}
+	dmapcm_share_period_counting(priv);
 
 	if (!spcm->name[0])
 		strscpy_pad(spcm->name, spcm->id, sizeof(spcm->name));
