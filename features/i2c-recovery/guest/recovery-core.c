@@ -10,6 +10,11 @@
  * three adapters whose recovery GPIOs the core finds in DT (coreport:
  * scl-gpios only, scl and sda, scl over the driver's own get/set_scl), and
  * a plain i2c-gpio bus.
+ *
+ * Every write to a simulator file is checked: a fixture module older than
+ * this suite (a stale fixture build) lacks rise_ns, drive_scl/drive_sda and
+ * lines, and must show as that, not as a behaviour of the kernel under test
+ * nor as a case that passed without doing what it says.
  */
 #include "ktap.h"
 #include "recport.h"
@@ -33,6 +38,26 @@ static int kmsg_count(const char *text)
 		n = -1;
 	pclose(p);
 	return n;
+}
+
+/* Write a simulator file the case relies on; a diagnostic when it cannot. */
+static bool sim_set(const char *path, const char *val)
+{
+	int ret = put_str(path, val);
+
+	if (ret)
+		ktap_diag("cannot write %s to %s: %s (fixture module older than this suite?)",
+			  val, path, strerror(-ret));
+	return !ret;
+}
+
+/* A 1 us rise time on the recovery-only adapter's bus, read back. */
+static bool slow_bus(bool on)
+{
+	const char *val = on ? "1000" : "0";
+
+	return sim_set(RECPORT_SIM "rise_ns", val) &&
+	       get_num(RECPORT_SIM "rise_ns") == atoll(val);
 }
 
 static bool each_stuck_bit_recovers(const char *sim, const char *port)
@@ -106,43 +131,52 @@ static void case_scl_held_ttimeout(void)
 /* Standard mode allows a 1 us rise time: recovery must not misread it. */
 static void case_slow_bus(void)
 {
-	struct recport_run r;
-	bool ok;
+	struct recport_run r = { .result = -1000 };
+	bool ok = slow_bus(true);
 
-	put_str(RECPORT_SIM "rise_ns", "1000");
-	ok = each_stuck_bit_recovers(RECPORT_SIM, RECPORT_PORT);
-	r = recport_recover(NULL, NULL);
-	if (r.result)
-		ktap_diag("free slow bus: result %d", r.result);
-	put_str(RECPORT_SIM "rise_ns", "0");
-	ktap_result(ok && !r.result && get_num(RECPORT_SIM "rise_ns") == 0,
+	if (ok) {
+		ok = each_stuck_bit_recovers(RECPORT_SIM, RECPORT_PORT);
+		r = recport_recover(NULL, NULL);
+		if (r.result)
+			ktap_diag("free slow bus: result %d", r.result);
+	}
+	ok = slow_bus(false) && ok;
+	ktap_result(ok && !r.result,
 		    "on a bus with a 1 us rise time every stuck bit 0..8 recovers, no false EBUSY");
 }
 
 static void case_timing(void)
 {
-	struct recport_run r;
+	struct recport_run r = { .result = -1000 };
 	long long tlow, thigh, tsu;
+	bool slow = slow_bus(true);
 
-	put_str(RECPORT_SIM "rise_ns", "1000");
-	r = recport_recover("fault_stuck_sda", "0");
-	put_str(RECPORT_SIM "rise_ns", "0");
+	if (slow)
+		r = recport_recover("fault_stuck_sda", "0");
+	slow = slow_bus(false) && slow;
 	tlow = get_num(RECPORT_SIM "monitor/tlow_min_ns");
 	thigh = get_num(RECPORT_SIM "monitor/thigh_min_ns");
 	tsu = get_num(RECPORT_SIM "monitor/tsu_sto_min_ns");
 	ktap_diag("1 us rise: result %d, tLOW >= %lld ns, tHIGH >= %lld ns, tSU;STO >= %lld ns",
 		  r.result, tlow, thigh, tsu);
-	ktap_result(!r.result && tlow >= 4700 && thigh >= 4000 && tsu >= 4000,
+	ktap_result(slow && !r.result && tlow >= 4700 && thigh >= 4000 && tsu >= 4000,
 		    "recovery clocks meet standard mode at the wire with a 1 us rise time");
 }
 
-/* The simulator's probe: bit-bang the bus from user space. */
+/*
+ * The simulator's probe: bit-bang the bus from user space. probe_failed
+ * counts writes that did not reach the wires (the first one is named), so
+ * a sequence that never happened cannot pass for one the recovery undid.
+ */
+static int probe_failed;
+
 static void probe(const char *line, int val)
 {
 	char path[160];
 
 	snprintf(path, sizeof(path), RECPORT_SIM "drive_%s", line);
-	put_str(path, val ? "1" : "0");
+	if (put_str(path, val ? "1" : "0") && !probe_failed++)
+		ktap_diag("cannot write %s (fixture module older than this suite?)", path);
 }
 
 static void probe_clock(int sda)
@@ -162,13 +196,22 @@ static void probe_byte(int byte)
 	probe_clock(1);
 }
 
+/* The EEPROM's state is "receive": it took the cut byte's bits so far. */
+static bool slave_receiving(void)
+{
+	char state[32];
+
+	get_line(RECPORT_SIM "slave_state", state, sizeof(state));
+	return !strcmp(state, "receive");
+}
+
 /*
  * A page write to word 0x60 cut after @bits bits of its first data byte:
  * the master lets both lines go, so the slave has bits + 1 bits and is
  * still receiving. Nothing may be written: only a STOP right after a data
- * byte's ACK commits one.
+ * byte's ACK commits one. False if the cut did not happen on the wires.
  */
-static void cut_write(int bits)
+static bool cut_write(int bits)
 {
 	int i;
 
@@ -180,6 +223,13 @@ static void cut_write(int bits)
 		probe_clock(0);
 	probe("sda", 1);
 	probe("scl", 1);
+	if (probe_failed)
+		return false;
+	if (!slave_receiving()) {
+		ktap_diag("cut after %d bits: the slave is not receiving", bits);
+		return false;
+	}
+	return true;
 }
 
 /* What a wrong recovery does: eight bare clocks, the STOP only on the ninth. */
@@ -237,6 +287,7 @@ static void case_cut_write(void)
 	FILE *f;
 	int bits;
 
+	probe_failed = 0;
 	for (bits = 0; bits <= 6; bits++) {
 		f = fopen(RECPORT_SIM "eeprom", "r+");
 		if (!f || fseek(f, 0x60, SEEK_SET) || fwrite(&zero, 1, 1, f) != 1)
@@ -244,7 +295,10 @@ static void case_cut_write(void)
 		if (f)
 			fclose(f);
 		put_str(RECPORT_SIM "reset", "1");
-		cut_write(bits);
+		if (!cut_write(bits)) {
+			ok = false;
+			continue;
+		}
 		ret = recport_now();
 		if (ret || !eeprom_cell(&cell) || cell) {
 			ktap_diag("cut after %d bits: result %d, cell 0x%02x", bits, ret, cell);
@@ -252,9 +306,10 @@ static void case_cut_write(void)
 		}
 	}
 	put_str(RECPORT_SIM "reset", "1");
-	cut_write(0);
+	if (!cut_write(0))
+		ok = false;
 	late_stop();
-	if (!eeprom_cell(&cell) || cell == 0) {
+	if (probe_failed || !eeprom_cell(&cell) || cell == 0) {
 		ktap_diag("control: a STOP only on the ninth clock left the cell 0x%02x", cell);
 		ok = false;
 	}
@@ -310,39 +365,48 @@ static void case_core_scl_only(void)
 		    "scl-gpios without sda-gpios: the core keeps recovery, nine clocks, 0");
 }
 
-/* The line's direction and how often it drove its wire low ("lines"). */
+/*
+ * The line's direction and how often it drove its wire low since the
+ * monitor's last reset ("lines"); dir "?" and lows -1 if it is not there.
+ */
 static void line_use(const char *sim, int line, char *dir, int *lows)
 {
 	char path[200], buf[80];
+	bool found = false;
 	int l, wire, val;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%slines", sim);
-	*lows = -1;
-	strcpy(dir, "?");
 	f = fopen(path, "r");
 	if (!f)
-		return;
-	while (fgets(buf, sizeof(buf), f))
-		if (sscanf(buf, "%d %d %7s %d %d", &l, &wire, dir, &val, lows) == 5 && l == line)
-			break;
-	fclose(f);
+		ktap_diag("cannot read %s: %s (fixture module older than this suite?)",
+			  path, strerror(errno));
+	while (f && !found && fgets(buf, sizeof(buf), f))
+		found = sscanf(buf, "%d %d %7s %d %d", &l, &wire, dir, &val, lows) == 5 &&
+			l == line;
+	if (f)
+		fclose(f);
+	if (!found) {
+		strcpy(dir, "?");
+		*lows = -1;
+	}
 }
 
 /* SDA found by the core is read back only: no STOP, never driven. */
 static void case_core_scl_sda(void)
 {
-	struct recport_run r = port_recover(CORE_SIM("both"), CORE_PORT("both"),
-					    "fault_stuck_sda", "2");
-	struct recport_run f = port_recover(CORE_SIM("both"), CORE_PORT("both"), NULL, NULL);
-	char dir[8];
-	int lows;
+	struct recport_run r, f;
+	char dir[8], fdir[8];
+	int lows, flows;
 
+	r = port_recover(CORE_SIM("both"), CORE_PORT("both"), "fault_stuck_sda", "2");
 	line_use(CORE_SIM("both"), 1, dir, &lows);
-	ktap_diag("scl+sda-gpios: cut at bit 2: result %d, %lld pulses, %lld STOPs; free: %d, %lld pulses; SDA line %s, driven low %d times",
-		  r.result, r.pulses, r.stops, f.result, f.pulses, dir, lows);
+	f = port_recover(CORE_SIM("both"), CORE_PORT("both"), NULL, NULL);
+	line_use(CORE_SIM("both"), 1, fdir, &flows);
+	ktap_diag("scl+sda-gpios: cut at bit 2: result %d, %lld pulses, %lld STOPs, SDA line %s driven low %d times; free: %d, %lld pulses, SDA line %s driven low %d times",
+		  r.result, r.pulses, r.stops, dir, lows, f.result, f.pulses, fdir, flows);
 	ktap_result(!r.result && r.pulses == 7 && !r.stops && !f.result && f.pulses == 1 &&
-		    !strcmp(dir, "in") && lows == 0,
+		    !strcmp(dir, "in") && lows == 0 && !strcmp(fdir, "in") && flows == 0,
 		    "scl-gpios and sda-gpios: SDA is an input the core never drives, clocks until SDA reads high");
 }
 
