@@ -270,7 +270,7 @@ static struct kunit_case dmapcm_test_cases[] = {
 };
 
 static struct kunit_suite dmapcm_test_suite = {
-	.name = "snd-soc-generic-dmaengine-pcm",
+	.name = "snd_soc_generic_dmaengine_pcm",
 	.test_cases = dmapcm_test_cases,
 };
 

@@ -532,7 +532,7 @@ static struct kunit_case i2c_recovery_cases[] = {
 };
 
 static struct kunit_suite i2c_recovery_suite = {
-	.name = "i2c-core-recovery",
+	.name = "i2c_core_recovery",
 	.init = fake_bus_init,
 	.test_cases = i2c_recovery_cases,
 };
