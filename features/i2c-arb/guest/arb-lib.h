@@ -35,11 +35,16 @@
 #define EEPROM_ADDR	0x50
 #define WIRE_SIM_DBG	"/sys/kernel/debug/i2c-wire-sim"
 #define OVERLAY_DBG	"/sys/kernel/debug/lab-overlay"
-/* wait-free-us of every topology (overlays and fixtures/i2c-arb-swnode) */
-#define ARB_WAIT_FREE_S	1.0
 /*
- * How late a timed-out claim may come back: the last round and back-off
- * (wait-retry-us is 1 ms) plus timer slack under TCG.
+ * wait-free-us of the overlays: the binding's default, 50 ms (the
+ * software-node topology of fixtures/i2c-arb-swnode still sets 1 s and a
+ * wait-retry-us of 1 ms; no timing test runs on it).
+ */
+#define ARB_WAIT_FREE_S	0.05
+/*
+ * How late a timed-out claim may come back: the last look comes at the
+ * deadline; then the release's slew, the system call, and timer slack and
+ * scheduling under TCG and KASAN.
  */
 #define ARB_WAIT_LATE_S	1.0
 
@@ -324,6 +329,70 @@ static inline void arb_handle_release(int fd)
 	close(fd);
 }
 
+/*
+ * The stall detector: one SCHED_FIFO thread per CPU that sleeps 1 ms and
+ * notes every gap of more than ARB_STALL_MS in the monotonic clock, while
+ * hammer_all() runs. Under QEMU TCG the host may not run a vCPU for tens
+ * of ms: a holder stalled mid-transfer keeps the bus, a waiter stalled at
+ * a release misses it, and a claim may time out at wait-free-us.
+ */
+#define ARB_STALL_MS		5
+#define ARB_STALL_EXPLAINS_MS	10
+#define ARB_STALLS_MAX		512
+
+struct arb_stall {
+	double at;	/* end of the gap, now_s() */
+	double ms;
+};
+
+static struct arb_stall arb_stalls[ARB_STALLS_MAX];
+static int arb_nstalls;
+static double arb_stall_max_ms;
+static volatile int arb_detecting;
+static bool arb_stall_watch = true;	/* the benchmark turns it off */
+static pthread_mutex_t arb_stall_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static inline void *arb_detector(void *arg)
+{
+	struct sched_param sp = { .sched_priority = 50 };
+	struct timespec ms1 = { 0, 1000000 };
+	double last, now, gap;
+	cpu_set_t cpus;
+
+	CPU_ZERO(&cpus);
+	CPU_SET((long)arg, &cpus);
+	sched_setaffinity(0, sizeof(cpus), &cpus);
+	sched_setscheduler(0, SCHED_FIFO, &sp);
+	for (last = now_s(); arb_detecting; last = now) {
+		nanosleep(&ms1, NULL);
+		now = now_s();
+		gap = (now - last) * 1e3 - 1;
+		if (gap <= ARB_STALL_MS)
+			continue;
+		pthread_mutex_lock(&arb_stall_lock);
+		if (gap > arb_stall_max_ms)
+			arb_stall_max_ms = gap;
+		if (arb_nstalls < ARB_STALLS_MAX)
+			arb_stalls[arb_nstalls++] = (struct arb_stall){ now, gap };
+		pthread_mutex_unlock(&arb_stall_lock);
+	}
+	return NULL;
+}
+
+/* The longest stall that ended in the wait-free window before @t. */
+static inline double stall_before(double t)
+{
+	double worst = 0;
+	int i;
+
+	for (i = 0; i < arb_nstalls; i++)
+		if (arb_stalls[i].at <= t + 0.001 &&
+		    arb_stalls[i].at >= t - ARB_WAIT_FREE_S - 0.01 &&
+		    arb_stalls[i].ms > worst)
+			worst = arb_stalls[i].ms;
+	return worst;
+}
+
 /* One master's share of a hammer run. */
 struct hammer {
 	int bus;		/* i2c-N to hammer */
@@ -334,17 +403,8 @@ struct hammer {
 	long failed;		/* transfers that returned an error */
 	long busy;		/* ... of which -EBUSY */
 	long corrupted;		/* bytes read back different from written */
-	/*
-	 * Tries per transfer on -EBUSY (0 or 1: none). The protocol promises
-	 * exclusion, not fairness: a saturating master may lose the freed bus
-	 * for wait-free-us and then fail with -EBUSY, as its spec says, and a
-	 * real client tries again. The stress run does, so that every master
-	 * still completes its transfers; such lost claims are counted in
-	 * @lost, and any other error still fails the transfer.
-	 */
-	int busy_tries;
-	long lost;		/* claims lost to -EBUSY and tried again */
 	double seconds;
+	double busy_at[16];	/* when the first -EBUSYs came back (now_s()) */
 	int first_errno;
 	bool wrote;		/* the last write went through */
 };
@@ -368,18 +428,15 @@ static inline void hammer_step(struct hammer *h, int fd, long i)
 		{ .addr = EEPROM_ADDR, .len = 1, .buf = &addr },
 		{ .addr = EEPROM_ADDR, .flags = I2C_M_RD, .len = 1, .buf = &got },
 	};
-	int ret, tries = 1;
+	int ret;
 
-	for (;;) {
-		ret = (i & 1) ? i2c_xfer(fd, r, 2) : i2c_xfer(fd, &w, 1);
-		if (ret != -EBUSY || tries++ >= h->busy_tries)
-			break;
-		h->lost++;
-	}
+	ret = (i & 1) ? i2c_xfer(fd, r, 2) : i2c_xfer(fd, &w, 1);
 	if (!(i & 1))
 		h->wrote = !ret;
 	if (ret) {
 		h->failed++;
+		if (ret == -EBUSY && h->busy < 16)
+			h->busy_at[h->busy] = now_s();
 		h->busy += ret == -EBUSY;
 		if (!h->first_errno)
 			h->first_errno = -ret;
@@ -438,20 +495,27 @@ static inline void *hammer_thread(void *arg)
 }
 
 /* Every master at once, each on bus[m]; returns the summed shares in *sum. */
-static inline void hammer_all_tries(struct hammer *h, int masters, const int *bus,
-				    long transfers, int busy_tries, struct hammer *sum)
+static inline void hammer_all(struct hammer *h, int masters, const int *bus,
+			      long transfers, struct hammer *sum)
 {
 	pthread_t th[ARB_MAX];
 	int m;
 
+	pthread_t det[2];
+	long c;
+
 	memset(sum, 0, sizeof(*sum));
+	arb_nstalls = 0;
+	arb_stall_max_ms = 0;
+	arb_detecting = arb_stall_watch;
+	for (c = 0; arb_detecting && c < 2; c++)
+		pthread_create(&det[c], NULL, arb_detector, (void *)c);
 	for (m = 0; m < masters; m++) {
 		memset(&h[m], 0, sizeof(h[m]));
 		h[m].bus = bus[m];
 		h[m].master = m;
 		h[m].masters = masters;
 		h[m].transfers = transfers;
-		h[m].busy_tries = busy_tries;
 		pthread_create(&th[m], NULL, hammer_thread, &h[m]);
 	}
 	for (m = 0; m < masters; m++) {
@@ -460,19 +524,16 @@ static inline void hammer_all_tries(struct hammer *h, int masters, const int *bu
 		sum->failed += h[m].failed;
 		sum->busy += h[m].busy;
 		sum->corrupted += h[m].corrupted;
-		sum->lost += h[m].lost;
 		if (h[m].seconds > sum->seconds)
 			sum->seconds = h[m].seconds;
 		if (!sum->first_errno)
 			sum->first_errno = h[m].first_errno;
 	}
-}
-
-/* Every master at once, no second try: any -EBUSY is a failed transfer. */
-static inline void hammer_all(struct hammer *h, int masters, const int *bus,
-			      long transfers, struct hammer *sum)
-{
-	hammer_all_tries(h, masters, bus, transfers, 0, sum);
+	if (arb_detecting) {
+		arb_detecting = 0;
+		for (c = 0; c < 2; c++)
+			pthread_join(det[c], NULL);
+	}
 }
 
 static inline void hammer_diag(const struct hammer *h, int masters)
@@ -480,9 +541,9 @@ static inline void hammer_diag(const struct hammer *h, int masters)
 	int m;
 
 	for (m = 0; m < masters; m++)
-		ktap_diag("master %c on i2c-%d: %ld ok, %ld failed (%ld EBUSY, first errno %d), %ld corrupted, %ld claims lost and tried again, %.2f s",
+		ktap_diag("master %c on i2c-%d: %ld ok, %ld failed (%ld EBUSY, first errno %d), %ld corrupted, %.2f s",
 			  'A' + m, h[m].bus, h[m].done, h[m].failed, h[m].busy,
-			  h[m].first_errno, h[m].corrupted, h[m].lost, h[m].seconds);
+			  h[m].first_errno, h[m].corrupted, h[m].seconds);
 }
 
 /* Arbitrated buses of the topology; false if one is missing. */
@@ -513,6 +574,65 @@ static inline int arb_stats(int child, char *buf, size_t len)
 
 	snprintf(path, sizeof(path), "/sys/kernel/debug/i2c/i2c-%d/arbitration", child);
 	return read_text(path, buf, len);
+}
+
+/*
+ * The sum of one counter over the arbitrators of @bus, or -1 when there
+ * are none (the upstream driver has no counters).
+ */
+static inline long long arb_counter_sum(const int *bus, int masters, const char *key)
+{
+	long long sum = 0, v;
+	char s[1024];
+	int m;
+
+	for (m = 0; m < masters; m++) {
+		if (arb_stats(bus[m], s, sizeof(s)))
+			return -1;
+		v = stat_of(s, key);
+		if (v < 0)
+			return -1;
+		sum += v;
+	}
+	return sum;
+}
+
+/*
+ * Whether the failures of a hammer run are ones the driver allows at the
+ * binding's defaults. Ours: none, or only -EBUSY, each explained by a stall:
+ * a vCPU stalled for ARB_STALL_EXPLAINS_MS or more in the wait-free window
+ * before it (the detector), or the claiming arbitrator was not running for
+ * more than wait-retry-us between two looks at the claim lines (@stalled:
+ * the growth of "timeouts_stalled" over the run). Upstream 6.12 promises
+ * exclusion, not fairness: a master that loses the freed bus for
+ * wait-free-us fails with -EBUSY, so there only -EBUSY is allowed, and
+ * counted. Anything else fails.
+ */
+static inline bool hammer_failures_explained(const struct hammer *h, int masters,
+					     const struct hammer *sum, long long stalled)
+{
+	const char *variant = getenv("LAB_VARIANT");
+	long unexplained = 0;
+	int m, i;
+
+	if (!sum->failed)
+		return true;
+	if (variant && !strcmp(variant, "upstream")) {
+		ktap_diag("upstream: %ld transfers failed, %ld with EBUSY (no fairness in 6.12)",
+			  sum->failed, sum->busy);
+		return sum->failed == sum->busy;
+	}
+	for (m = 0; m < masters; m++) {
+		unexplained += h[m].busy > 16 ? h[m].busy - 16 : 0;
+		for (i = 0; i < h[m].busy && i < 16; i++)
+			if (!arb_stall_watch ||
+			    stall_before(h[m].busy_at[i]) < ARB_STALL_EXPLAINS_MS)
+				unexplained++;
+	}
+	ktap_diag("%ld transfers failed, %ld with EBUSY; without a vCPU stall of %d ms before them: %ld; claims timed out while not running: %lld; vCPU stalls over %d ms: %d, longest %.1f ms",
+		  sum->failed, sum->busy, ARB_STALL_EXPLAINS_MS, unexplained, stalled,
+		  ARB_STALL_MS, arb_nstalls, arb_stall_max_ms);
+	return sum->failed == sum->busy && unexplained <= stalled;
 }
 
 /*

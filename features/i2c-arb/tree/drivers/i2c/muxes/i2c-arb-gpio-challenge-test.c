@@ -32,12 +32,15 @@ struct fake_bus {
 	unsigned int looks;
 	u64 last_assert;
 	u64 last_release;
+	u64 first_release;
 	u64 shortest_slew;	/* from an assert to the look that follows */
 	u64 shortest_backoff;	/* from a release to the next assert */
 	u64 longest_backoff;
+	u64 longest_round;	/* from an assert to the release that follows */
 	bool looked_unclaimed;
 	int look_error;
 	u64 held_until[FAKE_OTHERS];	/* other i claims while now < this */
+	struct i2c_arb_history hist;
 };
 
 static int fake_set_claim(void *ctx, bool assert)
@@ -54,6 +57,9 @@ static int fake_set_claim(void *ctx, bool assert)
 		b->asserts++;
 		b->last_assert = b->now;
 	} else if (!assert && b->claimed) {
+		b->longest_round = max(b->longest_round, b->now - b->last_assert);
+		if (!b->releases)
+			b->first_release = b->now;
 		b->releases++;
 		b->last_release = b->now;
 	}
@@ -64,7 +70,7 @@ static int fake_set_claim(void *ctx, bool assert)
 static int fake_others_claim(void *ctx)
 {
 	struct fake_bus *b = ctx;
-	int i;
+	int i, n = 0;
 
 	b->looks++;
 	b->shortest_slew = min(b->shortest_slew, b->now - b->last_assert);
@@ -73,9 +79,8 @@ static int fake_others_claim(void *ctx)
 	if (b->look_error)
 		return b->look_error;
 	for (i = 0; i < FAKE_OTHERS; i++)
-		if (b->now < b->held_until[i])
-			return 1;
-	return 0;
+		n += b->now < b->held_until[i];
+	return n;
 }
 
 static u64 fake_now_us(void *ctx)
@@ -118,7 +123,7 @@ static void claim_of_free_bus_wins_after_one_slew(struct kunit *test)
 	struct fake_bus *b = test->priv;
 	struct i2c_arb_claim_result res;
 
-	KUNIT_EXPECT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &res), 0);
+	KUNIT_EXPECT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &b->hist, &res), 0);
 	KUNIT_EXPECT_TRUE(test, b->claimed);
 	KUNIT_EXPECT_EQ(test, b->asserts, 1);
 	KUNIT_EXPECT_EQ(test, b->looks, 1);
@@ -134,7 +139,7 @@ static void claim_waits_for_holder_released_within_retry(struct kunit *test)
 	struct i2c_arb_claim_result res;
 
 	b->held_until[0] = b->now + 1200;
-	KUNIT_EXPECT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &res), 0);
+	KUNIT_EXPECT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &b->hist, &res), 0);
 	KUNIT_EXPECT_EQ(test, b->asserts, 1);
 	KUNIT_EXPECT_EQ(test, res.backoffs, 0);
 	KUNIT_EXPECT_TRUE(test, res.contended);
@@ -153,11 +158,14 @@ static void claim_backs_off_across_several_retries(struct kunit *test)
 	u64 start = b->now;
 
 	b->held_until[0] = start + 20000;
-	KUNIT_EXPECT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &res), 0);
+	KUNIT_EXPECT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &b->hist, &res), 0);
 	KUNIT_EXPECT_GE(test, b->now, start + 20000);
-	/* Rounds of 3 ms, back-offs of 3 to 6 ms: two or three of them. */
-	KUNIT_EXPECT_GE(test, res.backoffs, 2);
-	KUNIT_EXPECT_LE(test, res.backoffs, 3);
+	/*
+	 * A first round of 3 ms, a back-off of 3 to 6 ms, then rounds of 3 ms
+	 * plus the claim's age: one or two back-offs.
+	 */
+	KUNIT_EXPECT_GE(test, res.backoffs, 1);
+	KUNIT_EXPECT_LE(test, res.backoffs, 2);
 	KUNIT_EXPECT_EQ(test, b->releases, res.backoffs);
 	KUNIT_EXPECT_EQ(test, b->asserts, res.backoffs + 1);
 	KUNIT_EXPECT_GE(test, b->shortest_backoff, 3000);
@@ -165,19 +173,132 @@ static void claim_backs_off_across_several_retries(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, b->looked_unclaimed);
 }
 
-/* A bus never released fails with -EBUSY at wait-free, not before. */
+/*
+ * A bus never released fails with -EBUSY at wait-free, not before; the
+ * rounds grow with the claim's age: the second lasts at least wait-retry
+ * plus the first round and back-off.
+ */
 static void claim_of_bus_never_released_fails_at_wait_free(struct kunit *test)
 {
 	struct fake_bus *b = test->priv;
 	struct i2c_arb_claim_result res;
 
 	b->held_until[0] = FOREVER;
-	KUNIT_EXPECT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &res),
+	KUNIT_EXPECT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &b->hist, &res),
 			-EBUSY);
 	KUNIT_EXPECT_GE(test, res.waited_us, 50000);
 	KUNIT_EXPECT_LE(test, res.waited_us, 50000 + 10 + I2C_ARB_POLL_US);
 	KUNIT_EXPECT_FALSE(test, b->claimed);
 	KUNIT_EXPECT_TRUE(test, res.contended);
+	KUNIT_EXPECT_GE(test, b->longest_round, 3000 + 3000 + 3000);
+}
+
+/*
+ * Claiming again right after our release: we stay off the wires for at
+ * least 2 * slew + one poll, then while a waiter's claim is asserted, so
+ * the waiter gets the bus; and we do not look before that minimum either.
+ */
+static void claim_after_release_yields_to_waiter(struct kunit *test)
+{
+	struct fake_bus *b = test->priv;
+	struct i2c_arb_claim_result res;
+	u64 released;
+
+	KUNIT_ASSERT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &b->hist, &res), 0);
+	KUNIT_ASSERT_EQ(test, i2c_arb_release(&binding_defaults, &fake_ops, b, &b->hist), 0);
+	released = b->last_release;
+	/* The waiter notices the release, then holds the bus for 1.5 ms. */
+	b->held_until[2] = released + 1500;
+	b->looks = 0;
+	KUNIT_EXPECT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &b->hist, &res), 0);
+	KUNIT_EXPECT_GE(test, b->last_assert, released + 1500);
+	KUNIT_EXPECT_LE(test, b->last_assert, released + 1500 + I2C_ARB_POLL_US);
+	KUNIT_EXPECT_EQ(test, res.backoffs, 0);
+	KUNIT_EXPECT_TRUE(test, res.contended);
+	KUNIT_EXPECT_GE(test, res.held_off_us, 1500 - 10);
+}
+
+/* With nobody else claiming, the hold-off is 2 * slew + one poll. */
+static void claim_after_release_waits_two_slews_and_a_poll(struct kunit *test)
+{
+	struct fake_bus *b = test->priv;
+	struct i2c_arb_claim_result res;
+	u64 released;
+
+	KUNIT_ASSERT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &b->hist, &res), 0);
+	KUNIT_ASSERT_EQ(test, i2c_arb_release(&binding_defaults, &fake_ops, b, &b->hist), 0);
+	released = b->last_release;
+	KUNIT_EXPECT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &b->hist, &res), 0);
+	KUNIT_EXPECT_EQ(test, b->last_assert, released + 2 * 10 + I2C_ARB_POLL_US);
+	KUNIT_EXPECT_FALSE(test, res.contended);
+}
+
+/*
+ * A claim that never goes away is yielded to for three wait-retry only:
+ * then we claim too (and fail at wait-free, counted from our claim's start).
+ */
+static void claim_after_release_yields_for_three_wait_retry_only(struct kunit *test)
+{
+	struct fake_bus *b = test->priv;
+	struct i2c_arb_claim_result res;
+	u64 released, start;
+
+	KUNIT_ASSERT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &b->hist, &res), 0);
+	KUNIT_ASSERT_EQ(test, i2c_arb_release(&binding_defaults, &fake_ops, b, &b->hist), 0);
+	released = b->last_release;
+	b->held_until[0] = FOREVER;
+	b->asserts = 0;
+	start = b->now;
+	KUNIT_EXPECT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &b->hist, &res),
+			-EBUSY);
+	KUNIT_EXPECT_GT(test, b->asserts, 0);
+	KUNIT_EXPECT_GE(test, res.held_off_us, 3 * 3000 - 10);
+	KUNIT_EXPECT_LE(test, res.held_off_us, 3 * 3000 + I2C_ARB_POLL_US);
+	KUNIT_EXPECT_GE(test, res.waited_us, 50000);
+	KUNIT_EXPECT_LE(test, b->now - start, 50000 + 10 + I2C_ARB_POLL_US);
+	KUNIT_EXPECT_GE(test, start, released);
+}
+
+/*
+ * Two others claim; one lets go, the other does not: we are one of the
+ * waiters of that release, the young one, and give up after two slews, two
+ * polls and 1/32 of our age, not at the end of the round.
+ */
+static void claim_yields_when_a_release_leaves_others_claiming(struct kunit *test)
+{
+	struct fake_bus *b = test->priv;
+	struct i2c_arb_claim_result res;
+	u64 start = b->now;
+
+	b->held_until[0] = start + 1000;
+	b->held_until[1] = FOREVER;
+	KUNIT_EXPECT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &b->hist, &res),
+			-EBUSY);
+	/* the release is seen within a poll; 20 + 100 + age / 32 after it */
+	KUNIT_EXPECT_GE(test, b->first_release, start + 1000 + 120 + 1000 / 32);
+	KUNIT_EXPECT_LE(test, b->first_release,
+			start + 1000 + I2C_ARB_POLL_US + 120 + (1000 + I2C_ARB_POLL_US) / 32 +
+			I2C_ARB_POLL_US);
+}
+
+/* Claiming as the seed does (a test switch): again right after the release. */
+static void claim_with_seed_rounds_comes_back_at_once(struct kunit *test)
+{
+	struct i2c_arb_timing seed = binding_defaults;
+	struct fake_bus *b = test->priv;
+	struct i2c_arb_claim_result res;
+	u64 released;
+
+	seed.seed_rounds = true;
+	KUNIT_ASSERT_EQ(test, i2c_arb_claim(&seed, &fake_ops, b, &b->hist, &res), 0);
+	KUNIT_ASSERT_EQ(test, i2c_arb_release(&seed, &fake_ops, b, &b->hist), 0);
+	released = b->last_release;
+	b->held_until[0] = FOREVER;
+	KUNIT_EXPECT_EQ(test, i2c_arb_claim(&seed, &fake_ops, b, &b->hist, &res), -EBUSY);
+	KUNIT_EXPECT_EQ(test, b->asserts > 1 ? b->shortest_backoff : 0, 10);
+	KUNIT_EXPECT_EQ(test, res.held_off_us, 0);
+	KUNIT_EXPECT_LE(test, b->longest_round, 3000 + 10 + I2C_ARB_POLL_US);
+	KUNIT_EXPECT_GE(test, b->last_release, released);
 }
 
 /* Every look at the others follows our assert by at least the slew time. */
@@ -190,7 +311,7 @@ static void claim_honours_slew_before_every_look(struct kunit *test)
 	struct i2c_arb_claim_result res;
 
 	b->held_until[0] = b->now + 7000;
-	KUNIT_EXPECT_EQ(test, i2c_arb_claim(&slow_slew, &fake_ops, b, &res), 0);
+	KUNIT_EXPECT_EQ(test, i2c_arb_claim(&slow_slew, &fake_ops, b, &b->hist, &res), 0);
 	KUNIT_EXPECT_GT(test, b->asserts, 1);
 	KUNIT_EXPECT_GE(test, b->shortest_slew, 250);
 }
@@ -202,8 +323,8 @@ static void release_waits_slew_after_dropping_claim(struct kunit *test)
 	struct i2c_arb_claim_result res;
 	u64 released;
 
-	KUNIT_ASSERT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &res), 0);
-	KUNIT_EXPECT_EQ(test, i2c_arb_release(&binding_defaults, &fake_ops, b), 0);
+	KUNIT_ASSERT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &b->hist, &res), 0);
+	KUNIT_EXPECT_EQ(test, i2c_arb_release(&binding_defaults, &fake_ops, b, &b->hist), 0);
 	released = b->last_release;
 	KUNIT_EXPECT_FALSE(test, b->claimed);
 	KUNIT_EXPECT_EQ(test, b->now - released, 10);
@@ -217,7 +338,7 @@ static void claim_waits_for_the_one_of_eight_masters_holding(struct kunit *test)
 	u64 start = b->now;
 
 	b->held_until[5] = start + 8000;
-	KUNIT_EXPECT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &res), 0);
+	KUNIT_EXPECT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &b->hist, &res), 0);
 	KUNIT_EXPECT_GE(test, b->now, start + 8000);
 	KUNIT_EXPECT_GT(test, res.backoffs, 0);
 }
@@ -229,7 +350,7 @@ static void claim_fails_with_line_error_and_releases(struct kunit *test)
 	struct i2c_arb_claim_result res;
 
 	b->look_error = -EIO;
-	KUNIT_EXPECT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &res),
+	KUNIT_EXPECT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &b->hist, &res),
 			-EIO);
 	KUNIT_EXPECT_FALSE(test, b->claimed);
 	KUNIT_EXPECT_EQ(test, b->looks, 1);
@@ -240,6 +361,11 @@ static struct kunit_case claim_cases[] = {
 	KUNIT_CASE(claim_waits_for_holder_released_within_retry),
 	KUNIT_CASE(claim_backs_off_across_several_retries),
 	KUNIT_CASE(claim_of_bus_never_released_fails_at_wait_free),
+	KUNIT_CASE(claim_yields_when_a_release_leaves_others_claiming),
+	KUNIT_CASE(claim_after_release_yields_to_waiter),
+	KUNIT_CASE(claim_with_seed_rounds_comes_back_at_once),
+	KUNIT_CASE(claim_after_release_waits_two_slews_and_a_poll),
+	KUNIT_CASE(claim_after_release_yields_for_three_wait_retry_only),
 	KUNIT_CASE(claim_honours_slew_before_every_look),
 	KUNIT_CASE(release_waits_slew_after_dropping_claim),
 	KUNIT_CASE(claim_waits_for_the_one_of_eight_masters_holding),
@@ -444,18 +570,22 @@ static const struct probe_case probe_cases[] = {
 	  { OUR_LOW, THEIR_LOW }, -EINVAL },
 	{ "with an i2c-parent that is a number is refused with -EINVAL",
 	  { OUR_LOW, THEIR_LOW, PROPERTY_ENTRY_U32("i2c-parent", 7) }, -EINVAL },
-	{ "with wait-free-us below wait-retry-us is refused with -EINVAL",
+	/* 6.12 accepted these: they still probe, with a warning. */
+	{ "with wait-free-us below wait-retry-us probes, as on 6.12",
 	  { OUR_LOW, THEIR_LOW, PARENT, PROPERTY_ENTRY_U32("wait-retry-us", 5000),
-	    PROPERTY_ENTRY_U32("wait-free-us", 4000) }, -EINVAL },
-	{ "with slew-delay-us of zero is refused with -EINVAL",
+	    PROPERTY_ENTRY_U32("wait-free-us", 4000) }, 0 },
+	{ "with slew-delay-us of zero probes, as on 6.12",
 	  { OUR_LOW, THEIR_LOW, PARENT, PROPERTY_ENTRY_U32("slew-delay-us", 0) },
-	  -EINVAL },
-	{ "with wait-free-us of an hour is refused with -EINVAL",
+	  0 },
+	{ "with wait-retry-us and wait-free-us of zero probes, as on 6.12",
+	  { OUR_LOW, THEIR_LOW, PARENT, PROPERTY_ENTRY_U32("wait-retry-us", 0),
+	    PROPERTY_ENTRY_U32("wait-free-us", 0) }, 0 },
+	{ "with wait-free-us of an hour probes, as on 6.12",
 	  { OUR_LOW, THEIR_LOW, PARENT,
-	    PROPERTY_ENTRY_U32("wait-free-us", 3600U * 1000 * 1000) }, -EINVAL },
-	{ "with wait-retry-us of one byte is refused with -EOVERFLOW",
+	    PROPERTY_ENTRY_U32("wait-free-us", 3600U * 1000 * 1000) }, 0 },
+	{ "with wait-retry-us of one byte probes with the default, as on 6.12",
 	  { OUR_LOW, THEIR_LOW, PARENT, PROPERTY_ENTRY_U8("wait-retry-us", 30) },
-	  -EOVERFLOW },
+	  0 },
 };
 
 static void probe_case_desc(const struct probe_case *c, char *desc)

@@ -12,6 +12,46 @@
  * at the same moment cannot hold each other off forever, and tries again
  * until wait-free-us have passed.
  *
+ * Fairness, on the same wires. Nothing in the protocol says who wins a
+ * freed bus. A master that keeps the bus busy releases it after a transfer
+ * and, left alone, claims it again after the slew and a system call; a
+ * waiter, whose claim is asserted while it polls every I2C_ARB_POLL_US (or
+ * later, when it is scheduled late), usually misses that window. Then both
+ * claims are asserted and each master sees the other's: the one whose
+ * round ends first backs off, and as every round lasted wait-retry-us from
+ * its own start, that is the waiter, which started first. The holder wins
+ * again, and the waiter starves until its wait-free-us run out. So:
+ *
+ *  - after releasing, a master does not claim again for 2 * slew + one
+ *    poll, and then not while any other claim is asserted, up to three
+ *    wait-retry-us after the release: waiters get the freed bus;
+ *  - a round lasts wait-retry-us plus the age of the claim, so that a
+ *    master that has waited long is asserted when the holder lets go;
+ *  - when a claim is released and others are still asserted, the waiters
+ *    of that release see each other: each gives up no later than 2 * slew
+ *    + two polls + 1/32 of its age, so the youngest backs off first and
+ *    the oldest wins.
+ *
+ * A peer running the seed's protocol sees nothing new: claims that come a
+ * little later, rounds held longer or given up sooner, as any master may.
+ *
+ * The bound. With N masters of this driver saturating the bus, each holding
+ * it for at most T per transfer, slew S, poll P, wait-retry R and
+ * wait-free W, and no master kept from running for longer than R - S: a
+ * waiting master is asserted at a release once its rounds (R plus its age)
+ * outlast T; at each release the holder stands aside, and of the waiters
+ * every younger one backs off within 2S + 2P + W/32 of the release. So a
+ * claim completes within about (N - 1) * (T + 2S + 2P + W/32) + 3R + T
+ * (one transfer it may miss while its rounds are still short); at the
+ * defaults (S 10 us, R 3 ms, W 50 ms) and T of 1 ms: 2 masters ~13 ms,
+ * 3 masters ~15 ms, 8 masters ~29 ms. This is argued, not proven: a
+ * simulation (features/i2c-arb/sim in the project that carries this
+ * driver) stays inside it for 2 and 3 masters, but not for 8 (p99 27 ms,
+ * a few claims time out), so the argument misses something there. A
+ * stall longer than R at a release (QEMU TCG stalls a vCPU for tens of
+ * ms) can cost a claim its turn: the driver counts timeouts of claims
+ * that saw such a gap between two looks (timeouts_stalled).
+ *
  * The arbitrator is an i2c-mux "arbitrator": one child bus whose select()
  * claims the parent bus and whose deselect() releases it, with the parent
  * adapter locked across select, transfer and deselect.
@@ -39,6 +79,23 @@
 
 /* The binding's limit on the number of other masters. */
 #define I2C_ARB_MAX_OTHERS	8
+/*
+ * How long, in wait-retry-us, a master that just released the bus stays
+ * off it while others claim: a simulation of 2 and 3 saturating masters
+ * (transfers of 1 to 15 ms, the defaults) had no claim time out with 3,
+ * some with 1 or 2.
+ */
+#define I2C_ARB_HOLD_OFF_RETRIES	3
+/*
+ * When a release leaves several claims asserted, each waiter gives up this
+ * fraction of its age (plus two slews and two polls) later: ages that
+ * differ by a few ms order the waiters beyond the skew of their polls,
+ * and with eight masters the losers' turns still add up to little. The
+ * simulation had fewest timeouts with 32 (of 4, 16, 32, 64).
+ */
+#define I2C_ARB_YIELD_AGE_DIV	32
+/* Claim waits are counted in power-of-two buckets of microseconds. */
+#define I2C_ARB_WAIT_BUCKETS	24
 
 /**
  * struct i2c_arb_stats - what the claims of one arbitrator cost
@@ -46,16 +103,25 @@
  * @contended: claims, won or not, that found another master on the bus
  * @backoffs: rounds lost and backed off from
  * @timeouts: claims given up after wait-free-us
+ * @timeouts_stalled: of which saw a gap of more than wait-retry-us between
+ *	two looks at the other claims: we were not running when we should
+ *	have looked
  * @wait_total_us: time spent claiming, over all claims won
  * @wait_max_us: the longest time a won claim took
+ * @hold_max_us: the longest time from a won claim to its release
+ * @wait_log2: won claims by wait: bucket i counts waits below 2^i us
+ *	(the last one, all longer waits)
  */
 struct i2c_arb_stats {
 	u64 claims;
 	u64 contended;
 	u64 backoffs;
 	u64 timeouts;
+	u64 timeouts_stalled;
 	u64 wait_total_us;
 	u64 wait_max_us;
+	u64 hold_max_us;
+	u64 wait_log2[I2C_ARB_WAIT_BUCKETS];
 };
 
 /**
@@ -64,6 +130,9 @@ struct i2c_arb_stats {
  * @timing: the arbitration parameters
  * @ours: our claim line, asserted while we want or hold the bus
  * @theirs: the claim lines of the other masters
+ * @hist: when we last released the bus; select and deselect run with the
+ *	parent adapter locked, so one at a time
+ * @won_us: when the current claim was won
  * @stats_lock: protects @stats, so a debugfs reader sees no half update
  * @stats: the counters shown in debugfs
  */
@@ -72,6 +141,8 @@ struct i2c_arb {
 	struct i2c_arb_timing timing;
 	struct gpio_desc *ours;
 	struct gpio_descs *theirs;
+	struct i2c_arb_history hist;
+	u64 won_us;
 	spinlock_t stats_lock;	/* protects @stats */
 	struct i2c_arb_stats stats;
 };
@@ -81,6 +152,7 @@ struct i2c_arb {
  * @t: the arbitration parameters
  * @ops: access to the claim lines and the clock
  * @ctx: passed to every @ops callback
+ * @h: where the time of the release is kept for our next claim
  *
  * Waits for the release to slew to the other masters, so that our next
  * claim cannot be mistaken for one we never dropped.
@@ -89,40 +161,147 @@ struct i2c_arb {
  */
 VISIBLE_IF_KUNIT int i2c_arb_release(const struct i2c_arb_timing *t,
 				     const struct i2c_arb_bus_ops *ops,
-				     void *ctx)
+				     void *ctx, struct i2c_arb_history *h)
 {
 	int ret = ops->set_claim(ctx, false);
 
+	h->released_us = ops->now_us(ctx);
+	h->released = true;
 	ops->wait_us(ctx, t->slew_us);
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(i2c_arb_release);
 
 /*
- * One round: assert our claim, let it slew, then watch the other claims
- * until they are all released or @until has come. Returns 0 if the bus is
- * ours, 1 if it is still taken at @until, or a negative errno.
+ * Look at the other claims. @last is when we last looked, and becomes now:
+ * a long gap between two looks means we were not running, and a release
+ * may have come and gone unseen.
+ */
+static int i2c_arb_look(const struct i2c_arb_bus_ops *ops, void *ctx,
+			u64 *last, struct i2c_arb_claim_result *res)
+{
+	u64 now = ops->now_us(ctx);
+	int ret;
+
+	res->look_gap_us = max(res->look_gap_us, now - *last);
+	*last = now;
+	ret = ops->others_claim(ctx);
+	if (ret > 0)
+		res->contended = true;
+	return ret;
+}
+
+/*
+ * Before claiming again soon after our own release, stay off the bus while
+ * others claim it: they have been waiting for our release, and poll for it
+ * only every I2C_ARB_POLL_US or later. At least 2 * slew + one poll after
+ * the release, then as long as any other claim is asserted, up to
+ * I2C_ARB_HOLD_OFF_RETRIES * wait-retry-us after the release or @deadline:
+ * time for the waiters of the release to settle which of them goes first.
+ * Only looks at the lines: a peer sees a master that wants the bus a little
+ * later. Returns 0, or a negative errno.
+ */
+static int i2c_arb_hold_off(const struct i2c_arb_timing *t,
+			    const struct i2c_arb_bus_ops *ops, void *ctx,
+			    const struct i2c_arb_history *h, u64 deadline,
+			    struct i2c_arb_claim_result *res)
+{
+	u64 now = ops->now_us(ctx), from = now;
+	u64 least, most;
+	int ret = 0;
+
+	if (!h->released || t->seed_rounds)
+		return 0;
+	least = h->released_us + 2ULL * t->slew_us + I2C_ARB_POLL_US;
+	most = min(h->released_us +
+		   max_t(u64, I2C_ARB_HOLD_OFF_RETRIES * (u64)t->retry_us,
+			 least - h->released_us),
+		   deadline);
+	if (now < least) {
+		ops->wait_us(ctx, least - now);
+		now = ops->now_us(ctx);
+	}
+	while (now < most) {
+		ret = i2c_arb_look(ops, ctx, &now, res);
+		if (ret <= 0)
+			break;
+		ops->wait_us(ctx, I2C_ARB_POLL_US);
+		now = ops->now_us(ctx);
+	}
+	res->held_off_us = ops->now_us(ctx) - from;
+	return min(ret, 0);
+}
+
+/*
+ * The end of a round that starts now: wait-retry-us, plus the age of the
+ * claim, so that a master that has waited long keeps its claim asserted
+ * through most of a long transfer of the holder's and is there when the
+ * bus is released.
+ */
+static u64 i2c_arb_round_end(const struct i2c_arb_timing *t, u64 start,
+			     u64 now, u64 deadline)
+{
+	u64 age = t->seed_rounds ? 0 : now - start;
+
+	return min(now + t->retry_us + age, deadline);
+}
+
+/*
+ * A claim was released but others are still asserted: the waiters of a
+ * release see each other. Every one of them saw that release within a poll
+ * or two, and gives up after two slews and two polls plus a fraction of
+ * its age: the youngest first, each release of a loser starting the next
+ * count, until the oldest is alone and wins.
+ */
+static u64 i2c_arb_yield_end(const struct i2c_arb_timing *t, u64 start,
+			     u64 now, u64 deadline)
+{
+	u64 base = 2ULL * t->slew_us + 2 * I2C_ARB_POLL_US;
+
+	return min(now + base + (now - start) / I2C_ARB_YIELD_AGE_DIV, deadline);
+}
+
+/*
+ * One round of a claim that started at @start: assert our claim, let it
+ * slew, then watch the other claims until they are all released or the
+ * round ends. Returns 0 if the bus is ours, 1 if it is still taken at the
+ * end, or a negative errno.
  */
 static int i2c_arb_round(const struct i2c_arb_timing *t,
 			 const struct i2c_arb_bus_ops *ops, void *ctx,
-			 u64 until, struct i2c_arb_claim_result *res)
+			 u64 start, u64 deadline,
+			 struct i2c_arb_claim_result *res)
 {
-	int ret;
+	int ret, seen = 0;
+	u64 last, until;
 
 	ret = ops->set_claim(ctx, true);
 	if (ret)
 		return ret;
 	ops->wait_us(ctx, t->slew_us);
 
+	last = ops->now_us(ctx);
+	until = i2c_arb_round_end(t, start, last, deadline);
 	for (;;) {
-		ret = ops->others_claim(ctx);
+		ret = i2c_arb_look(ops, ctx, &last, res);
 		if (ret <= 0)
 			return ret;
-		res->contended = true;
-		if (ops->now_us(ctx) >= until)
+		if (seen && ret < seen && !t->seed_rounds)
+			until = min(until,
+				    i2c_arb_yield_end(t, start, last, deadline));
+		seen = ret;
+		if (last >= until)
 			return 1;
 		ops->wait_us(ctx, I2C_ARB_POLL_US);
 	}
+}
+
+/* A random back-off of one to two wait-retry-us, never a spin. */
+static u64 i2c_arb_backoff_us(const struct i2c_arb_timing *t)
+{
+	u64 us = t->retry_us + (u64)get_random_u32_inclusive(0, t->retry_us);
+
+	return max_t(u64, us, I2C_ARB_POLL_US);
 }
 
 /**
@@ -130,6 +309,7 @@ static int i2c_arb_round(const struct i2c_arb_timing *t,
  * @t: the arbitration parameters
  * @ops: access to the claim lines and the clock
  * @ctx: passed to every @ops callback
+ * @h: when we last released the bus (i2c_arb_release())
  * @res: filled in with how the claim went, whatever it returns
  *
  * Rounds are cut short at the wait-free deadline, and the last look at the
@@ -142,6 +322,7 @@ static int i2c_arb_round(const struct i2c_arb_timing *t,
  */
 VISIBLE_IF_KUNIT int i2c_arb_claim(const struct i2c_arb_timing *t,
 				   const struct i2c_arb_bus_ops *ops, void *ctx,
+				   struct i2c_arb_history *h,
 				   struct i2c_arb_claim_result *res)
 {
 	u64 start = ops->now_us(ctx);
@@ -150,10 +331,9 @@ VISIBLE_IF_KUNIT int i2c_arb_claim(const struct i2c_arb_timing *t,
 	int ret;
 
 	*res = (struct i2c_arb_claim_result){};
-	for (;;) {
-		ret = i2c_arb_round(t, ops, ctx,
-				    min(ops->now_us(ctx) + t->retry_us, deadline),
-				    res);
+	ret = i2c_arb_hold_off(t, ops, ctx, h, deadline, res);
+	while (!ret) {
+		ret = i2c_arb_round(t, ops, ctx, start, deadline, res);
 		now = ops->now_us(ctx);
 		if (ret <= 0 || now >= deadline)
 			break;
@@ -164,15 +344,14 @@ VISIBLE_IF_KUNIT int i2c_arb_claim(const struct i2c_arb_timing *t,
 		 */
 		ops->set_claim(ctx, false);
 		res->backoffs++;
-		ops->wait_us(ctx, min_t(u64, deadline - now,
-					get_random_u32_inclusive(t->retry_us,
-								 2 * t->retry_us)));
+		ops->wait_us(ctx, min(deadline - now, i2c_arb_backoff_us(t)));
+		ret = 0;
 	}
 	res->waited_us = ops->now_us(ctx) - start;
 	if (!ret)
 		return 0;
 
-	i2c_arb_release(t, ops, ctx);
+	i2c_arb_release(t, ops, ctx, h);
 	return ret < 0 ? ret : -EBUSY;
 }
 EXPORT_SYMBOL_IF_KUNIT(i2c_arb_claim);
@@ -199,7 +378,7 @@ static int i2c_arb_gpio_others_claim(void *ctx)
 					     arb->theirs->info, asserted);
 	if (ret)
 		return ret;
-	return !bitmap_empty(asserted, arb->theirs->ndescs);
+	return bitmap_weight(asserted, arb->theirs->ndescs);
 }
 
 static u64 i2c_arb_clock_now_us(void *ctx)
@@ -233,10 +412,13 @@ static void i2c_arb_account(struct i2c_arb *arb,
 	s->backoffs += res->backoffs;
 	if (ret == -EBUSY) {
 		s->timeouts++;
+		s->timeouts_stalled += res->look_gap_us > arb->timing.retry_us;
 	} else if (!ret) {
 		s->claims++;
 		s->wait_total_us += res->waited_us;
 		s->wait_max_us = max(s->wait_max_us, res->waited_us);
+		s->wait_log2[min(fls64(res->waited_us),
+				 I2C_ARB_WAIT_BUCKETS - 1)]++;
 	}
 	spin_unlock(&arb->stats_lock);
 }
@@ -247,12 +429,14 @@ static int i2c_arb_select(struct i2c_mux_core *muxc, u32 chan)
 	struct i2c_arb_claim_result res;
 	int ret;
 
-	ret = i2c_arb_claim(&arb->timing, &i2c_arb_gpio_ops, arb, &res);
+	ret = i2c_arb_claim(&arb->timing, &i2c_arb_gpio_ops, arb, &arb->hist,
+			    &res);
 	i2c_arb_account(arb, &res, ret);
+	arb->won_us = i2c_arb_clock_now_us(arb);
 	if (ret == -EBUSY)
 		dev_err_ratelimited(arb->dev,
-				    "could not claim the bus within wait-free-us (%u us): another master holds it\n",
-				    arb->timing.free_us);
+				    "could not claim the bus within wait-free-us (%u us): another master holds it (longest gap between looks %llu us)\n",
+				    arb->timing.free_us, res.look_gap_us);
 	else if (ret)
 		dev_err_ratelimited(arb->dev, "claim lines failed: %pe\n",
 				    ERR_PTR(ret));
@@ -263,14 +447,19 @@ static int i2c_arb_select(struct i2c_mux_core *muxc, u32 chan)
 static int i2c_arb_deselect(struct i2c_mux_core *muxc, u32 chan)
 {
 	struct i2c_arb *arb = i2c_mux_priv(muxc);
+	u64 held = i2c_arb_clock_now_us(arb) - arb->won_us;
 
-	return i2c_arb_release(&arb->timing, &i2c_arb_gpio_ops, arb);
+	spin_lock(&arb->stats_lock);
+	arb->stats.hold_max_us = max(arb->stats.hold_max_us, held);
+	spin_unlock(&arb->stats_lock);
+	return i2c_arb_release(&arb->timing, &i2c_arb_gpio_ops, arb, &arb->hist);
 }
 
 static int i2c_arb_stats_show(struct seq_file *m, void *unused)
 {
 	struct i2c_arb *arb = m->private;
 	struct i2c_arb_stats s;
+	int i;
 
 	spin_lock(&arb->stats_lock);
 	s = arb->stats;
@@ -280,56 +469,53 @@ static int i2c_arb_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "contended %llu\n", s.contended);
 	seq_printf(m, "retries %llu\n", s.backoffs);
 	seq_printf(m, "timeouts %llu\n", s.timeouts);
+	seq_printf(m, "timeouts_stalled %llu\n", s.timeouts_stalled);
 	seq_printf(m, "wait_max_us %llu\n", s.wait_max_us);
 	seq_printf(m, "wait_mean_us %llu\n",
 		   s.claims ? div64_u64(s.wait_total_us, s.claims) : 0);
+	seq_printf(m, "hold_max_us %llu\n", s.hold_max_us);
+	seq_puts(m, "wait_log2_us");
+	for (i = 0; i < I2C_ARB_WAIT_BUCKETS; i++)
+		seq_printf(m, " %llu", s.wait_log2[i]);
+	seq_putc(m, '\n');
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(i2c_arb_stats);
 
 /*
  * Read one of the timing properties; absent means the binding's default.
- * Zero is refused: no slew lets us look at the others before they can see
- * us, and no retry or free time turns a busy bus into a spin.
+ * 6.12 accepted any u32, so do we: a zero is only warned about (no slew
+ * lets us look at the others before they can see us; no retry or free time
+ * leaves one look per claim).
  */
-static int i2c_arb_read_us(struct device *dev, const char *prop, u32 def,
-			   u32 max, u32 *val)
+static void i2c_arb_read_us(struct device *dev, const char *prop, u32 def,
+			    u32 *val)
 {
 	int ret;
 
 	*val = def;
 	if (!device_property_present(dev, prop))
-		return 0;
+		return;
+	/* 6.12 ignored a value it could not read: so do we, but say so. */
 	ret = device_property_read_u32(dev, prop, val);
-	if (ret)
-		return dev_err_probe(dev, ret, "%s: not a u32 value\n", prop);
-	if (!*val || *val > max)
-		return dev_err_probe(dev, -EINVAL,
-				     "%s: %u is out of range 1..%u\n",
-				     prop, *val, max);
-	return 0;
+	if (ret) {
+		dev_warn(dev, "%s: not a u32 value (%pe), using %u\n", prop,
+			 ERR_PTR(ret), def);
+		*val = def;
+	} else if (!*val) {
+		dev_warn(dev, "%s of 0: arbitration cannot work as intended\n",
+			 prop);
+	}
 }
 
-static int i2c_arb_read_timing(struct device *dev, struct i2c_arb_timing *t)
+static void i2c_arb_read_timing(struct device *dev, struct i2c_arb_timing *t)
 {
-	int ret;
-
-	/* The slew time is spun, with the parent bus locked: keep it short. */
-	ret = i2c_arb_read_us(dev, "slew-delay-us", 10, 1000, &t->slew_us);
-	if (!ret)
-		ret = i2c_arb_read_us(dev, "wait-retry-us", 3000,
-				      USEC_PER_SEC, &t->retry_us);
-	if (!ret)
-		ret = i2c_arb_read_us(dev, "wait-free-us", 50000,
-				      10 * USEC_PER_SEC, &t->free_us);
-	if (ret)
-		return ret;
-
+	i2c_arb_read_us(dev, "slew-delay-us", 10, &t->slew_us);
+	i2c_arb_read_us(dev, "wait-retry-us", 3000, &t->retry_us);
+	i2c_arb_read_us(dev, "wait-free-us", 50000, &t->free_us);
 	if (t->free_us < t->retry_us)
-		return dev_err_probe(dev, -EINVAL,
-				     "wait-free-us (%u) is below wait-retry-us (%u): a claim would give up within its first round\n",
-				     t->free_us, t->retry_us);
-	return 0;
+		dev_warn(dev, "wait-free-us (%u) is below wait-retry-us (%u): a claim gives up within its first round\n",
+			 t->free_us, t->retry_us);
 }
 
 static int i2c_arb_get_lines(struct device *dev, struct i2c_arb *arb)
@@ -401,9 +587,7 @@ static int i2c_arb_probe(struct platform_device *pdev)
 	arb->dev = dev;
 	spin_lock_init(&arb->stats_lock);
 
-	ret = i2c_arb_read_timing(dev, &arb->timing);
-	if (ret)
-		return ret;
+	i2c_arb_read_timing(dev, &arb->timing);
 	ret = i2c_arb_get_lines(dev, arb);
 	if (ret)
 		return ret;
@@ -419,6 +603,8 @@ static int i2c_arb_probe(struct platform_device *pdev)
 	/* The counters go away with the child adapter's debugfs folder. */
 	debugfs_create_file("arbitration", 0444, muxc->adapter[0]->debugfs,
 			    arb, &i2c_arb_stats_fops);
+	debugfs_create_bool("seed_rounds", 0600, muxc->adapter[0]->debugfs,
+			    &arb->timing.seed_rounds);
 	platform_set_drvdata(pdev, muxc);
 	return 0;
 

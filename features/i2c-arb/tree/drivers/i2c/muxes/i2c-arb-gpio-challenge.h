@@ -22,19 +22,23 @@
  *	backing off (wait-retry-us)
  * @free_us: how long a whole claim may take before it fails with -EBUSY
  *	(wait-free-us)
+ * @seed_rounds: claim as the seed and 6.12 do: no hold-off after a
+ *	release, rounds of wait-retry-us, no yield to older claims. Set from
+ *	debugfs only, so that a test can show the starvation it causes.
  */
 struct i2c_arb_timing {
 	u32 slew_us;
 	u32 retry_us;
 	u32 free_us;
+	bool seed_rounds;
 };
 
 /**
  * struct i2c_arb_bus_ops - what the claim protocol needs from the platform
  * @set_claim: assert (true) or release (false) our claim line; 0 or a
  *	negative errno
- * @others_claim: 1 if any other master asserts its claim line, 0 if none
- *	does, or a negative errno if a line cannot be read
+ * @others_claim: how many other masters assert their claim lines (0: the
+ *	bus is free), or a negative errno if a line cannot be read
  * @now_us: a monotonic clock in microseconds
  * @wait_us: let @us microseconds pass; may sleep
  */
@@ -46,13 +50,28 @@ struct i2c_arb_bus_ops {
 };
 
 /**
+ * struct i2c_arb_history - what a claim needs to know of our last one
+ * @released_us: when we last released our claim, on the now_us() clock
+ * @released: @released_us is valid
+ */
+struct i2c_arb_history {
+	u64 released_us;
+	bool released;
+};
+
+/**
  * struct i2c_arb_claim_result - how one claim went, for the counters
  * @waited_us: from the start of the claim until it was won or given up
+ * @held_off_us: of which spent yielding to others after our last release
+ * @look_gap_us: the longest time between two looks at the other claims
+ *	(a poll is I2C_ARB_POLL_US: more means we were not running)
  * @contended: another master's claim was seen asserted at least once
  * @backoffs: rounds lost to another master and backed off from
  */
 struct i2c_arb_claim_result {
 	u64 waited_us;
+	u64 held_off_us;
+	u64 look_gap_us;
 	bool contended;
 	unsigned int backoffs;
 };
@@ -60,9 +79,10 @@ struct i2c_arb_claim_result {
 #if IS_ENABLED(CONFIG_KUNIT)
 int i2c_arb_claim(const struct i2c_arb_timing *t,
 		  const struct i2c_arb_bus_ops *ops, void *ctx,
-		  struct i2c_arb_claim_result *res);
+		  struct i2c_arb_history *h, struct i2c_arb_claim_result *res);
 int i2c_arb_release(const struct i2c_arb_timing *t,
-		    const struct i2c_arb_bus_ops *ops, void *ctx);
+		    const struct i2c_arb_bus_ops *ops, void *ctx,
+		    struct i2c_arb_history *h);
 #endif
 
 #endif /* _I2C_ARB_GPIO_CHALLENGE_H */
