@@ -39,7 +39,8 @@ struct fake_bus {
 	u64 longest_round;	/* from an assert to the release that follows */
 	bool looked_unclaimed;
 	int look_error;
-	u64 held_until[FAKE_OTHERS];	/* other i claims while now < this */
+	u64 held_from[FAKE_OTHERS];	/* other i claims from this time... */
+	u64 held_until[FAKE_OTHERS];	/* ...while now < this */
 	struct i2c_arb_history hist;
 };
 
@@ -79,7 +80,7 @@ static int fake_others_claim(void *ctx)
 	if (b->look_error)
 		return b->look_error;
 	for (i = 0; i < FAKE_OTHERS; i++)
-		n += b->now < b->held_until[i];
+		n += b->now >= b->held_from[i] && b->now < b->held_until[i];
 	return n;
 }
 
@@ -281,6 +282,79 @@ static void claim_yields_when_a_release_leaves_others_claiming(struct kunit *tes
 			I2C_ARB_POLL_US);
 }
 
+/* A first claim that waits 0.5 ms for another master, then its release. */
+static u64 claim_contended_and_release(struct kunit *test)
+{
+	struct fake_bus *b = test->priv;
+	struct i2c_arb_claim_result res;
+
+	b->held_until[0] = b->now + 500;
+	KUNIT_ASSERT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &b->hist, &res), 0);
+	KUNIT_ASSERT_TRUE(test, res.contended);
+	KUNIT_ASSERT_EQ(test, i2c_arb_release(&binding_defaults, &fake_ops, b, &b->hist), 0);
+	return b->last_release;
+}
+
+/*
+ * After a release that another master contended for, we pass the turn: no
+ * claim on the free bus until another claim is seen (here from 1 ms after
+ * the release, for 0.8 ms), then none while it is asserted. Claiming 2 *
+ * slew + one poll after the release, as before, took the bus from waiters
+ * that hold off with their claims released, which nobody can see.
+ */
+static void claim_after_contended_release_passes_the_turn(struct kunit *test)
+{
+	struct fake_bus *b = test->priv;
+	struct i2c_arb_claim_result res;
+	u64 released = claim_contended_and_release(test);
+
+	b->held_from[1] = released + 1000;
+	b->held_until[1] = released + 1800;
+	KUNIT_EXPECT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &b->hist, &res), 0);
+	KUNIT_EXPECT_GE(test, b->last_assert, released + 1800);
+	KUNIT_EXPECT_LE(test, b->last_assert, released + 1800 + I2C_ARB_POLL_US);
+	KUNIT_EXPECT_EQ(test, res.backoffs, 0);
+	KUNIT_EXPECT_TRUE(test, res.contended);
+	/* we did not look between our transfer and 2 * slew + one poll */
+	KUNIT_EXPECT_GE(test, res.look_gap_us, 2 * 10 + I2C_ARB_POLL_US);
+}
+
+/*
+ * Nobody takes the turn we pass: we claim wait-retry-us after the release,
+ * not before (a waiter that looks at least that often is not passed over)
+ * and not a poll later.
+ */
+static void claim_after_contended_release_passes_for_wait_retry_only(struct kunit *test)
+{
+	struct fake_bus *b = test->priv;
+	struct i2c_arb_claim_result res;
+	u64 released = claim_contended_and_release(test);
+
+	KUNIT_EXPECT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &b->hist, &res), 0);
+	KUNIT_EXPECT_GE(test, b->last_assert, released + 3000);
+	KUNIT_EXPECT_LE(test, b->last_assert, released + 3000 + I2C_ARB_POLL_US);
+	KUNIT_EXPECT_FALSE(test, res.contended);
+}
+
+/*
+ * The pass is for masters that others contended with within wait-free-us:
+ * one left alone longer claims again 2 * slew + one poll after its release.
+ */
+static void claim_long_after_contention_does_not_pass(struct kunit *test)
+{
+	struct fake_bus *b = test->priv;
+	struct i2c_arb_claim_result res;
+	u64 released;
+
+	claim_contended_and_release(test);
+	b->now += 50000;
+	KUNIT_ASSERT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &b->hist, &res), 0);
+	KUNIT_ASSERT_EQ(test, i2c_arb_release(&binding_defaults, &fake_ops, b, &b->hist), 0);
+	released = b->last_release;
+	KUNIT_EXPECT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &b->hist, &res), 0);
+	KUNIT_EXPECT_EQ(test, b->last_assert, released + 2 * 10 + I2C_ARB_POLL_US);
+}
+
 /* Claiming as the seed does (a test switch): again right after the release. */
 static void claim_with_seed_rounds_comes_back_at_once(struct kunit *test)
 {
@@ -366,6 +440,9 @@ static struct kunit_case claim_cases[] = {
 	KUNIT_CASE(claim_with_seed_rounds_comes_back_at_once),
 	KUNIT_CASE(claim_after_release_waits_two_slews_and_a_poll),
 	KUNIT_CASE(claim_after_release_yields_for_three_wait_retry_only),
+	KUNIT_CASE(claim_after_contended_release_passes_the_turn),
+	KUNIT_CASE(claim_after_contended_release_passes_for_wait_retry_only),
+	KUNIT_CASE(claim_long_after_contention_does_not_pass),
 	KUNIT_CASE(claim_honours_slew_before_every_look),
 	KUNIT_CASE(release_waits_slew_after_dropping_claim),
 	KUNIT_CASE(claim_waits_for_the_one_of_eight_masters_holding),

@@ -14,43 +14,40 @@
  *
  * Fairness, on the same wires. Nothing in the protocol says who wins a
  * freed bus. A master that keeps the bus busy releases it after a transfer
- * and, left alone, claims it again after the slew and a system call; a
- * waiter, whose claim is asserted while it polls every I2C_ARB_POLL_US (or
- * later, when it is scheduled late), usually misses that window. Then both
- * claims are asserted and each master sees the other's: the one whose
- * round ends first backs off, and as every round lasted wait-retry-us from
- * its own start, that is the waiter, which started first. The holder wins
- * again, and the waiter starves until its wait-free-us run out. So:
+ * and, left alone, claims it again after the slew and a system call; the
+ * others usually miss that window: they look only every I2C_ARB_POLL_US,
+ * plus however late they are scheduled (hundreds of us under QEMU TCG,
+ * as long as a transfer). So:
  *
  *  - after releasing, a master does not claim again for 2 * slew + one
  *    poll, and then not while any other claim is asserted, up to three
- *    wait-retry-us after the release: waiters get the freed bus;
+ *    wait-retry-us after the release: waiters whose claims are asserted
+ *    get the freed bus;
+ *  - before that, if it saw another master's claim within wait-free-us, it
+ *    passes the turn: it does not claim until it sees another claim, or
+ *    until wait-retry-us after its release. The rule above makes every
+ *    saturating master wait after its own transfer with its claim
+ *    released, where nobody can see it; without the pass, the last holder
+ *    took the bus again for as long as those waiters missed its short
+ *    release, up to three wait-retry-us;
  *  - a round lasts wait-retry-us plus the age of the claim, so that a
  *    master that has waited long is asserted when the holder lets go;
  *  - when a claim is released and others are still asserted, the waiters
- *    of that release see each other: each gives up no later than 2 * slew
- *    + two polls + 1/32 of its age, so the youngest backs off first and
- *    the oldest wins.
+ *    of that release see each other: each gives up 2 * slew + two polls +
+ *    1/32 of its age later, so that the youngest backs off first when they
+ *    look often enough to tell their ages apart.
  *
- * A peer running the seed's protocol sees nothing new: claims that come a
- * little later, rounds held longer or given up sooner, as any master may.
+ * A peer running the seed's protocol sees nothing new: claims that come
+ * later, rounds held longer or given up sooner, as any master may.
  *
- * The bound. With N masters of this driver saturating the bus, each holding
- * it for at most T per transfer, slew S, poll P, wait-retry R and
- * wait-free W, and no master kept from running for longer than R - S: a
- * waiting master is asserted at a release once its rounds (R plus its age)
- * outlast T; at each release the holder stands aside, and of the waiters
- * every younger one backs off within 2S + 2P + W/32 of the release. So a
- * claim completes within about (N - 1) * (T + 2S + 2P + W/32) + 3R + T
- * (one transfer it may miss while its rounds are still short); at the
- * defaults (S 10 us, R 3 ms, W 50 ms) and T of 1 ms: 2 masters ~13 ms,
- * 3 masters ~15 ms, 8 masters ~29 ms. This is argued, not proven: a
- * simulation (features/i2c-arb/sim in the project that carries this
- * driver) stays inside it for 2 and 3 masters, but not for 8 (p99 27 ms,
- * a few claims time out), so the argument misses something there. A
- * stall longer than R at a release (QEMU TCG stalls a vCPU for tens of
- * ms) can cost a claim its turn: the driver counts timeouts of claims
- * that saw such a gap between two looks (timeouts_stalled).
+ * What this guarantees among masters of this driver: while a master waits,
+ * having looked at the lines at least every wait-retry-us minus the slew,
+ * and often enough to see every transfer of the others, without backing
+ * off, no other master acquires the bus twice in a row. With two masters
+ * that is first come, first served. With more, which of the waiters holding
+ * off gets the bus first is decided by who looks first, so one may be
+ * passed more than once per other master, and no bound on the wait follows
+ * from the protocol alone: wait-free-us stays a timeout, not a promise.
  *
  * The arbitrator is an i2c-mux "arbitrator": one child bus whose select()
  * claims the parent bus and whose deselect() releases it, with the parent
@@ -186,50 +183,100 @@ static int i2c_arb_look(const struct i2c_arb_bus_ops *ops, void *ctx,
 	res->look_gap_us = max(res->look_gap_us, now - *last);
 	*last = now;
 	ret = ops->others_claim(ctx);
-	if (ret > 0)
+	if (ret > 0) {
 		res->contended = true;
+		res->seen_us = now;
+	}
 	return ret;
+}
+
+/*
+ * Pass the turn, after a release, when another master claimed the bus
+ * within wait-free-us: do not claim until another claim is seen, or until
+ * wait-retry-us after the release. A saturating master waits for its turn
+ * holding off after its own transfer, with its claim released: it cannot
+ * be seen, and it sees the bus free only between two transfers. Without
+ * the pass, the master that released claimed again 2 * slew + one poll
+ * later, before such a waiter looked (under QEMU TCG a look comes every
+ * few hundred us, as long as a transfer), and took the bus again and
+ * again. With it, a waiter that looks at least every wait-retry-us minus
+ * the slew claims before the releaser does. @last is when we last looked.
+ * Returns 0, or a negative errno.
+ */
+static int i2c_arb_pass_turn(const struct i2c_arb_timing *t,
+			     const struct i2c_arb_bus_ops *ops, void *ctx,
+			     const struct i2c_arb_history *h, u64 deadline,
+			     u64 *last, struct i2c_arb_claim_result *res)
+{
+	u64 now = ops->now_us(ctx);
+	u64 end = min(h->released_us + t->retry_us, deadline);
+	int ret;
+
+	if (!h->seen || now - h->seen_us >= t->free_us)
+		return 0;
+	while (now < end) {
+		ret = i2c_arb_look(ops, ctx, last, res);
+		if (ret)
+			return min(ret, 0);
+		ops->wait_us(ctx, I2C_ARB_POLL_US);
+		now = ops->now_us(ctx);
+	}
+	return 0;
+}
+
+/*
+ * Stay off the bus while another claim is asserted, up to @most: the
+ * waiters of our release settle which of them goes first. @last is when we
+ * last looked. Returns 0, or a negative errno.
+ */
+static int i2c_arb_defer(const struct i2c_arb_bus_ops *ops, void *ctx,
+			 u64 most, u64 *last, struct i2c_arb_claim_result *res)
+{
+	u64 now = ops->now_us(ctx);
+	int ret;
+
+	while (now < most) {
+		ret = i2c_arb_look(ops, ctx, last, res);
+		if (ret <= 0)
+			return ret;
+		ops->wait_us(ctx, I2C_ARB_POLL_US);
+		now = ops->now_us(ctx);
+	}
+	return 0;
 }
 
 /*
  * Before claiming again soon after our own release, stay off the bus while
  * others claim it: they have been waiting for our release, and poll for it
  * only every I2C_ARB_POLL_US or later. At least 2 * slew + one poll after
- * the release, then as long as any other claim is asserted, up to
- * I2C_ARB_HOLD_OFF_RETRIES * wait-retry-us after the release or @deadline:
- * time for the waiters of the release to settle which of them goes first.
- * Only looks at the lines: a peer sees a master that wants the bus a little
- * later. Returns 0, or a negative errno.
+ * the release, then the pass (i2c_arb_pass_turn()), then as long as any
+ * other claim is asserted, up to I2C_ARB_HOLD_OFF_RETRIES * wait-retry-us
+ * after the release or @deadline. Only looks at the lines: a peer sees a
+ * master that wants the bus a little later. Returns 0, or a negative errno.
  */
 static int i2c_arb_hold_off(const struct i2c_arb_timing *t,
 			    const struct i2c_arb_bus_ops *ops, void *ctx,
 			    const struct i2c_arb_history *h, u64 deadline,
 			    struct i2c_arb_claim_result *res)
 {
-	u64 now = ops->now_us(ctx), from = now;
-	u64 least, most;
-	int ret = 0;
+	u64 now = ops->now_us(ctx), from = now, least, most, last;
+	int ret;
 
 	if (!h->released || t->seed_rounds)
 		return 0;
 	least = h->released_us + 2ULL * t->slew_us + I2C_ARB_POLL_US;
-	most = min(h->released_us +
-		   max_t(u64, I2C_ARB_HOLD_OFF_RETRIES * (u64)t->retry_us,
-			 least - h->released_us),
-		   deadline);
-	if (now < least) {
+	most = max_t(u64, I2C_ARB_HOLD_OFF_RETRIES * (u64)t->retry_us,
+		     least - h->released_us);
+	if (now < least)
 		ops->wait_us(ctx, least - now);
-		now = ops->now_us(ctx);
-	}
-	while (now < most) {
-		ret = i2c_arb_look(ops, ctx, &now, res);
-		if (ret <= 0)
-			break;
-		ops->wait_us(ctx, I2C_ARB_POLL_US);
-		now = ops->now_us(ctx);
-	}
+	/* We have not looked since before our transfer: blind since then. */
+	last = h->released_us;
+	ret = i2c_arb_pass_turn(t, ops, ctx, h, deadline, &last, res);
+	if (!ret)
+		ret = i2c_arb_defer(ops, ctx, min(h->released_us + most, deadline),
+				    &last, res);
 	res->held_off_us = ops->now_us(ctx) - from;
-	return min(ret, 0);
+	return ret;
 }
 
 /*
@@ -304,12 +351,40 @@ static u64 i2c_arb_backoff_us(const struct i2c_arb_timing *t)
 	return max_t(u64, us, I2C_ARB_POLL_US);
 }
 
+/*
+ * Rounds until the bus is ours (0), the deadline passed (1) or a line
+ * failed (a negative errno).
+ */
+static int i2c_arb_rounds(const struct i2c_arb_timing *t,
+			  const struct i2c_arb_bus_ops *ops, void *ctx,
+			  u64 start, u64 deadline,
+			  struct i2c_arb_claim_result *res)
+{
+	u64 now;
+	int ret;
+
+	for (;;) {
+		ret = i2c_arb_round(t, ops, ctx, start, deadline, res);
+		now = ops->now_us(ctx);
+		if (ret <= 0 || now >= deadline)
+			return ret;
+
+		/*
+		 * Whoever holds the bus may be waiting for us as well: step
+		 * aside for a random while so that one of us wins next time.
+		 */
+		ops->set_claim(ctx, false);
+		res->backoffs++;
+		ops->wait_us(ctx, min(deadline - now, i2c_arb_backoff_us(t)));
+	}
+}
+
 /**
  * i2c_arb_claim() - claim a shared bus by the challenge-and-response protocol
  * @t: the arbitration parameters
  * @ops: access to the claim lines and the clock
  * @ctx: passed to every @ops callback
- * @h: when we last released the bus (i2c_arb_release())
+ * @h: our earlier claims (i2c_arb_release() notes the release)
  * @res: filled in with how the claim went, whatever it returns
  *
  * Rounds are cut short at the wait-free deadline, and the last look at the
@@ -327,27 +402,17 @@ VISIBLE_IF_KUNIT int i2c_arb_claim(const struct i2c_arb_timing *t,
 {
 	u64 start = ops->now_us(ctx);
 	u64 deadline = start + t->free_us;
-	u64 now;
 	int ret;
 
 	*res = (struct i2c_arb_claim_result){};
 	ret = i2c_arb_hold_off(t, ops, ctx, h, deadline, res);
-	while (!ret) {
-		ret = i2c_arb_round(t, ops, ctx, start, deadline, res);
-		now = ops->now_us(ctx);
-		if (ret <= 0 || now >= deadline)
-			break;
-
-		/*
-		 * Whoever holds the bus may be waiting for us as well: step
-		 * aside for a random while so that one of us wins next time.
-		 */
-		ops->set_claim(ctx, false);
-		res->backoffs++;
-		ops->wait_us(ctx, min(deadline - now, i2c_arb_backoff_us(t)));
-		ret = 0;
-	}
+	if (!ret)
+		ret = i2c_arb_rounds(t, ops, ctx, start, deadline, res);
 	res->waited_us = ops->now_us(ctx) - start;
+	if (res->contended) {
+		h->seen_us = res->seen_us;
+		h->seen = true;
+	}
 	if (!ret)
 		return 0;
 

@@ -50,13 +50,17 @@ struct i2c_arb_bus_ops {
 };
 
 /**
- * struct i2c_arb_history - what a claim needs to know of our last one
+ * struct i2c_arb_history - what a claim needs to know of the earlier ones
  * @released_us: when we last released our claim, on the now_us() clock
+ * @seen_us: when a look last saw another master's claim asserted
  * @released: @released_us is valid
+ * @seen: @seen_us is valid
  */
 struct i2c_arb_history {
 	u64 released_us;
+	u64 seen_us;
 	bool released;
+	bool seen;
 };
 
 /**
@@ -64,7 +68,9 @@ struct i2c_arb_history {
  * @waited_us: from the start of the claim until it was won or given up
  * @held_off_us: of which spent yielding to others after our last release
  * @look_gap_us: the longest time between two looks at the other claims
- *	(a poll is I2C_ARB_POLL_US: more means we were not running)
+ *	while polling (a poll is I2C_ARB_POLL_US: more means we were not
+ *	running, and may have missed another master's whole transfer)
+ * @seen_us: when a look last saw another claim (if @contended)
  * @contended: another master's claim was seen asserted at least once
  * @backoffs: rounds lost to another master and backed off from
  */
@@ -72,6 +78,7 @@ struct i2c_arb_claim_result {
 	u64 waited_us;
 	u64 held_off_us;
 	u64 look_gap_us;
+	u64 seen_us;
 	bool contended;
 	unsigned int backoffs;
 };
