@@ -47,7 +47,9 @@
  * that is first come, first served. With more, which of the waiters holding
  * off gets the bus first is decided by who looks first, so one may be
  * passed more than once per other master, and no bound on the wait follows
- * from the protocol alone: wait-free-us stays a timeout, not a promise.
+ * from the protocol alone: wait-free-us stays a timeout, not a promise. The
+ * tracepoint i2c_arb:i2c_arb_claim reports each claim's start, end, release
+ * and longest gap between looks, which is what a test needs to check this.
  *
  * The arbitrator is an i2c-mux "arbitrator": one child bus whose select()
  * claims the parent bus and whose deselect() releases it, with the parent
@@ -73,6 +75,9 @@
 #include <kunit/visibility.h>
 
 #include "i2c-arb-gpio-challenge.h"
+
+#define CREATE_TRACE_POINTS
+#include <trace/events/i2c_arb.h>
 
 /* The binding's limit on the number of other masters. */
 #define I2C_ARB_MAX_OTHERS	8
@@ -130,6 +135,8 @@ struct i2c_arb_stats {
  * @hist: when we last released the bus; select and deselect run with the
  *	parent adapter locked, so one at a time
  * @won_us: when the current claim was won
+ * @claim: how the current claim went, traced when it is released
+ * @claim_ret: what the current claim returned
  * @stats_lock: protects @stats, so a debugfs reader sees no half update
  * @stats: the counters shown in debugfs
  */
@@ -140,6 +147,8 @@ struct i2c_arb {
 	struct gpio_descs *theirs;
 	struct i2c_arb_history hist;
 	u64 won_us;
+	struct i2c_arb_claim_result claim;
+	int claim_ret;
 	spinlock_t stats_lock;	/* protects @stats */
 	struct i2c_arb_stats stats;
 };
@@ -404,7 +413,7 @@ VISIBLE_IF_KUNIT int i2c_arb_claim(const struct i2c_arb_timing *t,
 	u64 deadline = start + t->free_us;
 	int ret;
 
-	*res = (struct i2c_arb_claim_result){};
+	*res = (struct i2c_arb_claim_result){ .start_us = start };
 	ret = i2c_arb_hold_off(t, ops, ctx, h, deadline, res);
 	if (!ret)
 		ret = i2c_arb_rounds(t, ops, ctx, start, deadline, res);
@@ -498,6 +507,8 @@ static int i2c_arb_select(struct i2c_mux_core *muxc, u32 chan)
 			    &res);
 	i2c_arb_account(arb, &res, ret);
 	arb->won_us = i2c_arb_clock_now_us(arb);
+	arb->claim = res;
+	arb->claim_ret = ret;
 	if (ret == -EBUSY)
 		dev_err_ratelimited(arb->dev,
 				    "could not claim the bus within wait-free-us (%u us): another master holds it (longest gap between looks %llu us)\n",
@@ -508,16 +519,26 @@ static int i2c_arb_select(struct i2c_mux_core *muxc, u32 chan)
 	return ret;
 }
 
-/* The mux core calls this after every transfer, even if select() failed. */
+/*
+ * The mux core calls this after every transfer, even if select() failed.
+ * The claim is traced once released, so that one event tells when it
+ * started, when it was won or given up, and when the bus was free again.
+ */
 static int i2c_arb_deselect(struct i2c_mux_core *muxc, u32 chan)
 {
 	struct i2c_arb *arb = i2c_mux_priv(muxc);
+	const struct i2c_arb_claim_result *c = &arb->claim;
 	u64 held = i2c_arb_clock_now_us(arb) - arb->won_us;
+	int ret;
 
 	spin_lock(&arb->stats_lock);
 	arb->stats.hold_max_us = max(arb->stats.hold_max_us, held);
 	spin_unlock(&arb->stats_lock);
-	return i2c_arb_release(&arb->timing, &i2c_arb_gpio_ops, arb, &arb->hist);
+	ret = i2c_arb_release(&arb->timing, &i2c_arb_gpio_ops, arb, &arb->hist);
+	trace_i2c_arb_claim(muxc->adapter[0]->nr, c->start_us,
+			    c->start_us + c->waited_us, arb->hist.released_us,
+			    c->look_gap_us, c->backoffs, arb->claim_ret);
+	return ret;
 }
 
 static int i2c_arb_stats_show(struct seq_file *m, void *unused)

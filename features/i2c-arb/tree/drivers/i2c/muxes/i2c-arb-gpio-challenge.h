@@ -65,6 +65,7 @@ struct i2c_arb_history {
 
 /**
  * struct i2c_arb_claim_result - how one claim went, for the counters
+ * @start_us: when the claim started, on the now_us() clock
  * @waited_us: from the start of the claim until it was won or given up
  * @held_off_us: of which spent yielding to others after our last release
  * @look_gap_us: the longest time between two looks at the other claims
@@ -75,6 +76,7 @@ struct i2c_arb_history {
  * @backoffs: rounds lost to another master and backed off from
  */
 struct i2c_arb_claim_result {
+	u64 start_us;
 	u64 waited_us;
 	u64 held_off_us;
 	u64 look_gap_us;

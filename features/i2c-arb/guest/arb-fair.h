@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * arb-fair.h - was a master passed over while it waited? Answered from the
+ * arbitrators' trace events, not from timing: i2c_arb:i2c_arb_claim, one
+ * per claim when it is released, gives its start, its end (won or given
+ * up), its release and its longest gap between two looks at the claim
+ * lines, in microseconds of the monotonic clock all arbitrators share.
+ *
+ * What the driver guarantees (its header comment): while a master waits,
+ * no other master acquires the bus twice in a row, provided the waiter
+ * looked at the lines at least every wait-retry-us minus the slew (so it
+ * claims before the master that just released stops passing the turn),
+ * looked more often than any other master's transfer lasted (so it saw
+ * every claim that took its turn), and never backed off (released its own
+ * claim while waiting). The check counts, for every claim meeting those
+ * conditions, the acquisitions by one master that followed its own
+ * acquisition, released after the claim started, while the claim waited.
+ * Claims not meeting them are counted by reason, not judged: nothing is
+ * promised to a master that was not running when it should have looked.
+ * With two masters this is first come, first served (the other acquires
+ * at most once per wait); with more, how often one other master acquired
+ * the bus during a wait is reported as a histogram.
+ */
+#ifndef ARB_FAIR_H
+#define ARB_FAIR_H
+
+/* arb-lib.h first: it asks for _GNU_SOURCE. */
+#include "arb-lib.h"
+
+#include <sys/mount.h>
+
+#define TRACEFS			"/sys/kernel/tracing"
+#define ARB_TRACE_EVENT		TRACEFS "/events/i2c_arb/i2c_arb_claim/enable"
+#define ARB_TRACE_BUF_KB	"8192"	/* per CPU: 30,000 events need ~2 MB */
+#define ARB_CLAIMS_MAX		100000
+/* The binding's defaults, which the overlays use. */
+#define ARB_SLEW_US		10
+#define ARB_RETRY_US		3000
+#define ARB_PASSED_HIST		8
+
+struct arb_claim {
+	int master;			/* index in the run's bus[] */
+	unsigned long long start, end, released, gap;
+	unsigned int backoffs;
+	int ret;
+};
+
+struct arb_fairness {
+	long claims;			/* traced on the run's buses */
+	long checked;			/* claims that met the conditions */
+	long back_to_back;		/* checked claims passed twice in a row */
+	long slow;			/* not checked: looked less often */
+	long blind;			/* not checked: may have missed a claim */
+	long backed_off;		/* not checked: released its claim */
+	long passed[ARB_PASSED_HIST];	/* claims by most acquisitions of one other */
+};
+
+static struct arb_claim arb_claims[ARB_CLAIMS_MAX];
+static struct arb_claim arb_acqs[ARB_CLAIMS_MAX];
+
+static inline int arb_write_trunc(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, text, strlen(text));
+	close(fd);
+	return n < 0 ? -errno : 0;
+}
+
+/* Clear the trace and record the claims; false where there is no event. */
+static inline bool arb_trace_begin(void)
+{
+	if (mount("nodev", TRACEFS, "tracefs", 0, NULL) && errno != EBUSY)
+		ktap_diag("mount tracefs: %s", strerror(errno));
+	if (access(ARB_TRACE_EVENT, W_OK))
+		return false;
+	write_text(TRACEFS "/buffer_size_kb", ARB_TRACE_BUF_KB);
+	return !arb_write_trunc(TRACEFS "/trace", "") &&
+	       !write_text(ARB_TRACE_EVENT, "1");
+}
+
+static inline void arb_trace_end(void)
+{
+	write_text(ARB_TRACE_EVENT, "0");
+}
+
+/* One event line into @c; false if it is not a claim on one of @bus. */
+static inline bool arb_trace_parse(const char *line, const int *bus,
+				   int masters, struct arb_claim *c)
+{
+	const char *p = strstr(line, "i2c_arb_claim: i2c-");
+	int nr, m;
+
+	if (!p || sscanf(p, "i2c_arb_claim: i2c-%d start=%llu end=%llu released=%llu look_gap=%llu backoffs=%u ret=%d",
+			 &nr, &c->start, &c->end, &c->released, &c->gap,
+			 &c->backoffs, &c->ret) != 7)
+		return false;
+	for (m = 0; m < masters; m++)
+		if (bus[m] == nr)
+			break;
+	c->master = m;
+	return m < masters;
+}
+
+/* The claims traced on @bus, in arb_claims[]; their number. */
+static inline long arb_trace_read(const int *bus, int masters)
+{
+	FILE *f = fopen(TRACEFS "/trace", "r");
+	char line[512];
+	long n = 0;
+
+	while (f && n < ARB_CLAIMS_MAX && fgets(line, sizeof(line), f))
+		n += arb_trace_parse(line, bus, masters, &arb_claims[n]);
+	if (f)
+		fclose(f);
+	return n;
+}
+
+static inline int arb_by_end(const void *a, const void *b)
+{
+	const struct arb_claim *x = a, *y = b;
+
+	return x->end < y->end ? -1 : x->end > y->end;
+}
+
+/* The won claims of arb_claims[], by the time they were won; their number. */
+static inline long arb_acquisitions(long n)
+{
+	long i, k = 0;
+
+	for (i = 0; i < n; i++)
+		if (!arb_claims[i].ret)
+			arb_acqs[k++] = arb_claims[i];
+	qsort(arb_acqs, k, sizeof(arb_acqs[0]), arb_by_end);
+	return k;
+}
+
+/* The first acquisition won after @t. */
+static inline long arb_first_after(long k, unsigned long long t)
+{
+	long lo = 0, hi = k;
+
+	while (lo < hi) {
+		long mid = (lo + hi) / 2;
+
+		if (arb_acqs[mid].end <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* What the acquisitions during one claim's wait tell about it. */
+struct arb_wait {
+	bool blind;		/* it looked less often than one of them lasted */
+	bool back_to_back;	/* one master acquired twice in a row */
+	int passed;		/* most acquisitions by one other master */
+};
+
+/*
+ * The acquisitions by others that overlapped @c's wait: from the last one
+ * won before it started, if released after, to the last one won before it
+ * ended.
+ */
+static inline struct arb_wait arb_wait_of(const struct arb_claim *c, long k)
+{
+	struct arb_wait w = { false, false, 0 };
+	int count[ARB_MAX] = { 0 };
+	long j = arb_first_after(k, c->start);
+
+	if (j > 0 && arb_acqs[j - 1].released > c->start)
+		j--;
+	for (; j < k && arb_acqs[j].end < c->end; j++) {
+		const struct arb_claim *a = &arb_acqs[j];
+
+		if (a->master == c->master)
+			continue;
+		w.blind |= c->gap >= a->released - a->end;
+		if (a->end > c->start && ++count[a->master] > w.passed)
+			w.passed = count[a->master];
+		w.back_to_back |= j > 0 && a->end > c->start &&
+				  arb_acqs[j - 1].master == a->master &&
+				  arb_acqs[j - 1].released > c->start;
+	}
+	return w;
+}
+
+/* Judge every claim traced, by the conditions of the guarantee. */
+static inline void arb_fairness(long n, struct arb_fairness *f)
+{
+	long i, k = arb_acquisitions(n);
+
+	memset(f, 0, sizeof(*f));
+	f->claims = n;
+	for (i = 0; i < n; i++) {
+		const struct arb_claim *c = &arb_claims[i];
+		struct arb_wait w = arb_wait_of(c, k);
+
+		f->passed[w.passed < ARB_PASSED_HIST ? w.passed : ARB_PASSED_HIST - 1]++;
+		if (c->backoffs)
+			f->backed_off++;
+		else if (c->gap >= ARB_RETRY_US - ARB_SLEW_US)
+			f->slow++;
+		else if (w.blind)
+			f->blind++;
+		else {
+			f->checked++;
+			f->back_to_back += w.back_to_back;
+		}
+	}
+}
+
+static inline void arb_fairness_diag(const char *what, const struct arb_fairness *f)
+{
+	const long *p = f->passed;
+
+	ktap_diag("%s: %ld claims traced, %ld checked, %ld passed twice in a row by one master; not checked: %ld looked less often than every %d us, %ld may have missed a transfer, %ld backed off",
+		  what, f->claims, f->checked, f->back_to_back, f->slow,
+		  ARB_RETRY_US - ARB_SLEW_US, f->blind, f->backed_off);
+	ktap_diag("%s: claims by the most acquisitions of one other master during the wait: 0: %ld, 1: %ld, 2: %ld, 3: %ld, 4: %ld, 5: %ld, 6: %ld, 7+: %ld",
+		  what, p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]);
+}
+
+#endif /* ARB_FAIR_H */
