@@ -8,24 +8,26 @@
  *
  *  - safety: nothing collides on the wires, no byte comes back wrong, and
  *    a transfer fails only with -EBUSY (a claim given up at wait-free-us);
- *  - fairness, read from the arbitrators' trace events (arb-fair.h), not
- *    from timing: while a master waits, no other master acquires the bus
- *    twice in a row (with two masters: the other acquires it at most once),
- *    for every claim that met the conditions of the driver's guarantee;
- *    every transfer is traced, and at least a tenth of the claims are
- *    checked, or the run proves nothing.
+ *  - fairness: no -EBUSY that a stall does not explain (a vCPU stalled
+ *    for ARB_STALL_EXPLAINS_MS in the wait-free window before it, or the
+ *    claimer not running between two looks): at the binding's defaults a
+ *    fair arbitrator gives no master a reason to wait 50 ms; every
+ *    transfer in the arbitrators' trace (arb-fair.h). With two masters
+ *    also, read from the trace, not from timing: while one waits, the
+ *    other acquires the bus at most once, for every claim that met the
+ *    conditions of the driver's guarantee, at least a tenth of the claims
+ *    checked. With three masters the driver promises no such bound (one
+ *    may pass a waiter twice in a row): the counts are reported.
  *
- * The fairness case also fails on an -EBUSY that no stall explains (a vCPU
- * stalled for ARB_STALL_EXPLAINS_MS in the wait-free window before it, or
- * the claimer not running between two looks): at the binding's defaults a
- * fair arbitrator gives no master a reason to wait 50 ms. How long claims
- * waited (per master p50, p99, max) is reported, not judged: under QEMU
- * TCG it is a timing of the host as much as of the protocol.
+ * How long claims waited (per master p50, p99, max) is reported, not
+ * judged: under QEMU TCG it is a timing of the host as much as of the
+ * protocol.
  *
  * Then, as numbers only, the control: the same runs (3000 transfers per
  * master) with our arbitrators claiming as the seed does (debugfs
- * seed_rounds): the master that released claims again at once, and the
- * fairness check shows how often that passes a waiter over.
+ * seed_rounds): the master that released claims again at once. Its
+ * bypassed claims back off, so the checked count cannot see them; the
+ * histogram of acquisitions by one other master during a wait does.
  */
 #include "../guest/arb-fair.h"
 
@@ -144,11 +146,18 @@ static void run_diag(const struct run *r, int masters, const char *what)
 		arb_fairness_diag(what, &r->f);
 }
 
-/* Every transfer traced, a tenth of the claims checked, none passed over. */
-static bool fair(const struct run *r)
+/*
+ * No -EBUSY without a stall to explain it, every transfer traced; with two
+ * masters also a tenth of the claims checked and none passed over (the
+ * driver guarantees that only between two masters).
+ */
+static bool fair(const struct run *r, int masters)
 {
-	return r->up && r->traced && r->f.claims == r->sum.done + r->sum.failed &&
-	       r->f.checked * 10 >= r->f.claims && r->f.back_to_back == 0;
+	bool traced = r->up && r->traced && r->f.claims == r->sum.done + r->sum.failed;
+
+	if (!traced || !hammer_failures_explained(r->h, masters, &r->sum, r->stalled))
+		return false;
+	return masters > 2 || (r->f.checked * 10 >= r->f.claims && r->f.back_to_back == 0);
 }
 
 static void stress(int masters, const char *safe, const char *fairness)
@@ -164,9 +173,7 @@ static void stress(int masters, const char *safe, const char *fairness)
 		    r.sum.failed == r.sum.busy &&
 		    r.sum.done + r.sum.failed == (long)masters * TRANSFERS, safe);
 	if (ktap_extension(fairness))
-		ktap_result(fair(&r) &&
-			    hammer_failures_explained(r.h, masters, &r.sum, r.stalled),
-			    fairness);
+		ktap_result(fair(&r, masters), fairness);
 }
 
 /* The control: our arbitrators claiming as the seed does, numbers only. */
@@ -189,7 +196,7 @@ int main(void)
 		"two masters do 10000 transfers each at the binding's defaults: no collision, no corrupted byte, every failed transfer is EBUSY",
 		"[extension] two masters at the binding's defaults: no EBUSY without a stall, and while one waits, the other acquires the bus at most once (every claim that looked at least every 2990 us, saw every transfer and never backed off; all transfers traced, a tenth of the claims checked)",
 		"[extension] three masters do 10000 transfers each at the binding's defaults: no collision, no corrupted byte, every failed transfer is EBUSY",
-		"[extension] three masters at the binding's defaults: no EBUSY without a stall, and while one waits, no other acquires the bus twice in a row (every claim that looked at least every 2990 us, saw every transfer and never backed off; all transfers traced, a tenth of the claims checked)",
+		"[extension] three masters at the binding's defaults: no EBUSY without a stall, every transfer traced (how often one master passed a waiter is reported)",
 	};
 
 	ktap_begin("arb-stress", 4);

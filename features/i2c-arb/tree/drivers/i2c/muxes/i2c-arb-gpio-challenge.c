@@ -40,14 +40,16 @@
  * A peer running the seed's protocol sees nothing new: claims that come
  * later, rounds held longer or given up sooner, as any master may.
  *
- * What this guarantees among masters of this driver: while a master waits,
- * having looked at the lines at least every wait-retry-us minus the slew,
- * and often enough to see every transfer of the others, without backing
- * off, no other master acquires the bus twice in a row. With two masters
- * that is first come, first served. With more, which of the waiters holding
- * off gets the bus first is decided by who looks first, so one may be
- * passed more than once per other master, and no bound on the wait follows
- * from the protocol alone: wait-free-us stays a timeout, not a promise. The
+ * What this guarantees between two masters of this driver: while one
+ * waits, having looked at the lines at least every wait-retry-us minus the
+ * slew, and often enough to see every transfer of the other, without
+ * backing off, the other acquires the bus at most once: first come, first
+ * served. With more masters nothing as strong holds: which of the waiters
+ * holding off gets a freed bus is decided by who looks first, so one may be
+ * passed several times, even twice in a row by the same master (2 of
+ * 14,762 checked claims with three masters in the guest), and no bound on
+ * the wait follows from the protocol alone: wait-free-us stays a timeout,
+ * not a promise. The
  * tracepoint i2c_arb:i2c_arb_claim reports each claim's start, end, release
  * and longest gap between looks, which is what a test needs to check this.
  *
