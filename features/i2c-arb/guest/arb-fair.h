@@ -6,8 +6,8 @@
  * up), its release and its longest gap between two looks at the claim
  * lines, in microseconds of the monotonic clock all arbitrators share.
  *
- * What the driver guarantees (its header comment): while a master waits,
- * no other master acquires the bus twice in a row, provided the waiter
+ * What the driver aims at (its header comment): while a master waits, no
+ * other master acquires the bus twice in a row, provided the waiter
  * looked at the lines at least every wait-retry-us minus the slew (so it
  * claims before the master that just released stops passing the turn),
  * looked more often than any other master's transfer lasted (so it saw
@@ -18,8 +18,9 @@
  * Claims not meeting them are counted by reason, not judged: nothing is
  * promised to a master that was not running when it should have looked.
  * With two masters this is first come, first served (the other acquires
- * at most once per wait); with more, how often one other master acquired
- * the bus during a wait is reported as a histogram.
+ * at most once per wait). Under TCG looks come late and a double pass is
+ * rare but seen, so arb-stress reports the count, and how often one other
+ * master acquired the bus during a wait as a histogram.
  */
 #ifndef ARB_FAIR_H
 #define ARB_FAIR_H
