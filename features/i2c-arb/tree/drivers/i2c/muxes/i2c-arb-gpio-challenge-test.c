@@ -2,8 +2,8 @@
 /*
  * KUnit tests of the GPIO challenge-and-response I2C arbitrator.
  *
- * i2c-arb-claim runs the claim protocol against scripted other masters and
- * a virtual clock, so its timing is checked exactly. i2c-arb-probe binds
+ * i2c_arb_claim runs the claim protocol against scripted other masters and
+ * a virtual clock, so its timing is checked exactly. i2c_arb_probe binds
  * the driver to software nodes over a fake GPIO chip and a fake parent
  * adapter, and checks what probe refuses and what the claim lines do
  * around a real transfer.
@@ -451,7 +451,7 @@ static struct kunit_case claim_cases[] = {
 };
 
 static struct kunit_suite claim_suite = {
-	.name = "i2c-arb-claim",
+	.name = "i2c_arb_claim",
 	.init = claim_init,
 	.test_cases = claim_cases,
 };
@@ -806,7 +806,7 @@ static struct kunit_case probe_test_cases[] = {
 };
 
 static struct kunit_suite probe_suite = {
-	.name = "i2c-arb-probe",
+	.name = "i2c_arb_probe",
 	.init = probe_init,
 	.exit = probe_exit,
 	.test_cases = probe_test_cases,
