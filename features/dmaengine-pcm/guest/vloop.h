@@ -275,18 +275,20 @@ static inline const char *vloop_format_name(snd_pcm_format_t format)
 }
 
 /*
- * hw_params for an exact configuration, then sw_params with a manual start
- * (start_threshold beyond reach) and an xrun when the buffer runs out.
+ * hw_params for an exact configuration in @access, then sw_params with a
+ * manual start (start_threshold beyond reach) and an xrun when the buffer
+ * runs out.
  */
-static inline int vloop_pcm_setup(struct vloop_pcm *pcm, snd_pcm_format_t format,
-				  unsigned int channels, unsigned int rate,
-				  snd_pcm_uframes_t period, unsigned int periods)
+static inline int vloop_pcm_setup_access(struct vloop_pcm *pcm, snd_pcm_access_t access,
+					 snd_pcm_format_t format, unsigned int channels,
+					 unsigned int rate, snd_pcm_uframes_t period,
+					 unsigned int periods)
 {
 	struct snd_pcm_hw_params hw;
 	struct snd_pcm_sw_params sw;
 
 	hw_any(&hw);
-	hw_set_mask(&hw, SNDRV_PCM_HW_PARAM_ACCESS, SNDRV_PCM_ACCESS_RW_INTERLEAVED);
+	hw_set_mask(&hw, SNDRV_PCM_HW_PARAM_ACCESS, access);
 	hw_set_mask(&hw, SNDRV_PCM_HW_PARAM_FORMAT, format);
 	hw_set_mask(&hw, SNDRV_PCM_HW_PARAM_SUBFORMAT, SNDRV_PCM_SUBFORMAT_STD);
 	hw_set_int(&hw, SNDRV_PCM_HW_PARAM_CHANNELS, channels);
@@ -315,6 +317,15 @@ static inline int vloop_pcm_setup(struct vloop_pcm *pcm, snd_pcm_format_t format
 	if (ioctl(pcm->fd, SNDRV_PCM_IOCTL_PREPARE) < 0)
 		return -errno;
 	return 0;
+}
+
+/* The same in the access every suite uses: read/write, interleaved. */
+static inline int vloop_pcm_setup(struct vloop_pcm *pcm, snd_pcm_format_t format,
+				  unsigned int channels, unsigned int rate,
+				  snd_pcm_uframes_t period, unsigned int periods)
+{
+	return vloop_pcm_setup_access(pcm, SNDRV_PCM_ACCESS_RW_INTERLEAVED, format,
+				      channels, rate, period, periods);
 }
 
 static inline int vloop_pcm_ioctl(struct vloop_pcm *pcm, unsigned long req)
