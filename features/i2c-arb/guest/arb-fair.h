@@ -59,16 +59,10 @@ struct arb_fairness {
 static struct arb_claim arb_claims[ARB_CLAIMS_MAX];
 static struct arb_claim arb_acqs[ARB_CLAIMS_MAX];
 
+/* tracefs clears a buffer on an open with O_TRUNC. */
 static inline int arb_write_trunc(const char *path, const char *text)
 {
-	int fd = open(path, O_WRONLY | O_TRUNC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, text, strlen(text));
-	close(fd);
-	return n < 0 ? -errno : 0;
+	return write_text_flags(path, text, O_TRUNC);
 }
 
 /* Clear the trace and record the claims; false where there is no event. */

@@ -82,9 +82,10 @@ static inline int read_text(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-static inline int write_text(const char *path, const char *text)
+/* Write @text to @path opened with O_WRONLY | @flags; 0 or -errno. */
+static inline int write_text_flags(const char *path, const char *text, int flags)
 {
-	int fd = open(path, O_WRONLY);
+	int fd = open(path, O_WRONLY | flags);
 	ssize_t n;
 
 	if (fd < 0)
@@ -92,6 +93,11 @@ static inline int write_text(const char *path, const char *text)
 	n = write(fd, text, strlen(text));
 	close(fd);
 	return n < 0 ? -errno : 0;
+}
+
+static inline int write_text(const char *path, const char *text)
+{
+	return write_text_flags(path, text, 0);
 }
 
 static inline long long read_num(const char *path)
