@@ -9,7 +9,7 @@ set -euo pipefail
 out=$(lab_build_dir)
 stage=$out/initramfs
 release=$(cat "$out/include/config/kernel.release")
-CFLAGS_GUEST="-static -O2 -Wall -Wextra -Werror -I$LAB_REPO/lab/guest -pthread"
+CFLAGS_GUEST="-static -O2 -Wall -Wextra -Werror -I$LAB_REPO/lab/guest -I$LAB_REPO/fixtures -pthread"
 
 # The host libraries a dynamic ELF file needs, into the stage.
 copy_libraries() {

@@ -40,7 +40,7 @@ static long long cpu_busy_ticks(void)
 	char buf[512];
 	long long v[8] = { 0 };
 
-	if (vloop_read_file("/proc/stat", buf, sizeof(buf)) <= 0)
+	if (lab_read("/proc/stat", buf, sizeof(buf)) <= 0)
 		return 0;
 	sscanf(buf, "cpu %lld %lld %lld %lld %lld %lld %lld", &v[0], &v[1], &v[2], &v[3],
 	       &v[4], &v[5], &v[6]);
@@ -116,7 +116,7 @@ static void sample(struct vloop_pcm *play, double t0, int *frozen)
 
 	if (*frozen || fit.n >= MAX_SAMPLES || vloop_pcm_status(play, &st))
 		return;
-	fit.t[fit.n] = vloop_now() - t0;
+	fit.t[fit.n] = lab_now() - t0;
 	fit.pos[fit.n++] = st.hw_ptr;
 }
 
@@ -140,8 +140,8 @@ static void run_config(const struct target *tg, unsigned int period, unsigned in
 		goto out;
 	}
 	c0 = cpu_busy_ticks();
-	t0 = vloop_now();
-	for (end = t0 + SECONDS; vloop_now() < end;) {
+	t0 = lab_now();
+	for (end = t0 + SECONDS; lab_now() < end;) {
 		struct pollfd pfd[2] = { { play.fd, POLLOUT, 0 }, { cap.fd, POLLIN, 0 } };
 
 		poll(pfd, 2, 1);
@@ -181,9 +181,8 @@ int main(void)
 	int id, rep;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	vloop_sh("modprobe vdma && modprobe vi2s && modprobe snd-aloop");
-	id = vloop_overlay_apply("vloop");
-	vloop.card = id < 0 ? -1 : vloop_wait_card(20);
+	lab_sh(NULL, 0, "modprobe vdma && modprobe vi2s && modprobe snd-aloop");
+	id = vloop_bind("vloop", &vloop.card);
 	aloop.card = vloop_card("Loopback");
 	printf("# variant %s, vloop card %d, snd-aloop card %d\n",
 	       getenv("LAB_VARIANT") ?: "?", vloop.card, aloop.card);
@@ -193,6 +192,6 @@ int main(void)
 		if (aloop.card >= 0)
 			sweep(&aloop);
 	}
-	vloop_overlay_remove(id);
+	lab_overlay_remove(id);
 	return vloop.card >= 0 ? 0 : 1;
 }

@@ -9,23 +9,6 @@
 
 #define DEVICE	"hw:CARD=vloop,DEV=0"
 
-/* Run @cmd, keep up to @size bytes of its output; returns its exit status. */
-static int run(const char *cmd, char *out, size_t size)
-{
-	size_t len = 0, n;
-	FILE *p = popen(cmd, "r");
-	int rc;
-
-	out[0] = 0;
-	if (!p)
-		return -1;
-	while (len < size - 1 && (n = fread(out + len, 1, size - 1 - len, p)) > 0)
-		len += n;
-	out[len] = 0;
-	rc = pclose(p);
-	return rc == -1 ? -1 : WEXITSTATUS(rc);
-}
-
 /* One line of the dump, e.g. "PERIOD_BYTES: [32 1048576]", as printed. */
 static int has_line(const char *out, const char *want)
 {
@@ -40,8 +23,8 @@ static void case_dump_hw_params(int card)
 	int rc = -1, ok;
 
 	if (card >= 0)
-		rc = run("aplay -D " DEVICE " --dump-hw-params -t raw -f S16_LE -c 2 -r 48000 -d 1 /dev/zero 2>&1",
-			 out, sizeof(out));
+		rc = lab_sh(out, sizeof(out),
+			    "aplay -D " DEVICE " --dump-hw-params -t raw -f S16_LE -c 2 -r 48000 -d 1 /dev/zero 2>&1");
 	ok = rc == 0 && has_line(out, "FORMAT:  S8 S16_LE S24_LE S32_LE S24_3LE") &&
 	     has_line(out, "PERIOD_BYTES: [32 1048576]") && has_line(out, "CHANNELS: [1 8]") &&
 	     has_line(out, "RATE: [8000 192000]");
@@ -56,8 +39,8 @@ static void case_alsabat(int card)
 	int rc = -1;
 
 	if (card >= 0)
-		rc = run("cd /tmp && alsabat -P " DEVICE " -C " DEVICE " -c 2 -r 48000 -f S16_LE -F 997 -n 48000 2>&1",
-			 out, sizeof(out));
+		rc = lab_sh(out, sizeof(out),
+			    "cd /tmp && alsabat -P " DEVICE " -C " DEVICE " -c 2 -r 48000 -f S16_LE -F 997 -n 48000 2>&1");
 	if (rc != 0)
 		ktap_diag("alsabat exit %d, output:\n%s", rc, out);
 	ktap_result(rc == 0, "alsabat finds its 997 Hz sine back through the loopback");
@@ -67,16 +50,13 @@ int main(void)
 {
 	int card = -1, id;
 
-	vloop_watchdog(300);
+	lab_watchdog(300);
 	ktap_begin("dmaengine-pcm-alsa-utils", 3);
-	vloop_sh("modprobe vdma && modprobe vi2s");
-	id = vloop_overlay_apply("vloop");
-	if (id >= 0)
-		card = vloop_wait_card(20);
+	lab_sh(NULL, 0, "modprobe vdma && modprobe vi2s");
+	id = vloop_bind("vloop", &card);
 	ktap_result(card >= 0, "the vloop overlay gives a card alsa-lib can open");
 	case_dump_hw_params(card);
 	case_alsabat(card);
-	vloop_overlay_remove(id);
-	vloop_wait_no_card(10);
+	vloop_unbind(id);
 	return ktap_end();
 }

@@ -48,22 +48,14 @@ static void case_formats(void)
 	ktap_result(ok, "the formats are the DAI's that a controller bus width of 1 to 4 bytes carries");
 }
 
-/* The controller's segment size, the largest period it can signal. */
-static long long vdma_max_seg(void)
-{
-	char buf[32];
-
-	return vloop_read_file("/sys/module/vdma/parameters/max_seg_size", buf, sizeof(buf)) > 0 ?
-	       atoll(buf) : -1;
-}
-
 /* Period bytes: eight 8-byte bursts of maxburst 4 up to the controller's segment. */
 static void case_period_bounds(void)
 {
 	struct snd_pcm_hw_params hw;
 	struct snd_interval *pb, *np;
 	int ok = card >= 0 && !refine_any(SNDRV_PCM_STREAM_PLAYBACK, &hw);
-	long long seg = vdma_max_seg();
+	/* The controller's segment size, the largest period it can signal. */
+	long long seg = lab_read_num("/sys/module/vdma/parameters/max_seg_size");
 
 	pb = hw_ival(&hw, SNDRV_PCM_HW_PARAM_PERIOD_BYTES);
 	np = hw_ival(&hw, SNDRV_PCM_HW_PARAM_PERIODS);
@@ -92,14 +84,10 @@ static void case_info(void)
 
 static void case_prealloc(void)
 {
-	char path[80], buf[32];
-	int kib = -1;
+	int kib = card >= 0 ? vloop_prealloc_kib(card) : -1;
 
-	snprintf(path, sizeof(path), "/proc/asound/card%d/pcm0p/sub0/prealloc", card);
-	if (card >= 0 && vloop_read_file(path, buf, sizeof(buf)) > 0)
-		kib = atoi(buf);
 	if (kib != 512)
-		ktap_diag("%s: %d KiB", path, kib);
+		ktap_diag("card %d: %d KiB preallocated", card, kib);
 	ktap_result(kib == 512, "each stream has the default 512 KiB buffer preallocated");
 }
 
@@ -121,15 +109,15 @@ static void case_pause(void)
 	int state = -1, ok = card >= 0 && !vloop_start_playback(&p, card, 4096, 8);
 
 	if (ok) {
-		vloop_sleep_ms(100);
+		lab_sleep_ms(100);
 		ok = ioctl(p.fd, SNDRV_PCM_IOCTL_PAUSE, 1) == 0;
 		a = hw_ptr(&p, &state);
-		vloop_sleep_ms(200);
+		lab_sleep_ms(200);
 		b = hw_ptr(&p, NULL);
 		ok = ok && state == SNDRV_PCM_STATE_PAUSED &&
-		     vloop_stat(VDMA_CHAN0, "paused") == 1;
+		     lab_read_key(VDMA_CHAN0, "paused") == 1;
 		ok = ok && ioctl(p.fd, SNDRV_PCM_IOCTL_PAUSE, 0) == 0;
-		vloop_sleep_ms(150);
+		lab_sleep_ms(150);
 		c = hw_ptr(&p, NULL);
 	}
 	ktap_diag("pointer at pause %ld, 200 ms later %ld, 150 ms after release %ld (state %d)",
@@ -146,7 +134,7 @@ static void case_xrun(void)
 	long w = 0, ptr = -1;
 
 	if (ok) {
-		vloop_sleep_ms(300);	/* 43 ms of buffer: long gone */
+		lab_sleep_ms(300);	/* 43 ms of buffer: long gone */
 		hw_ptr(&p, &state);
 		w = vloop_pcm_xfer(&p, buf, 1024);
 		ok = state == SNDRV_PCM_STATE_XRUN && w == -EPIPE &&
@@ -154,7 +142,7 @@ static void case_xrun(void)
 		     vloop_pcm_xfer(&p, buf, 1024) == 1024 &&
 		     vloop_pcm_xfer(&p, buf, 1024) == 1024 &&
 		     !vloop_pcm_ioctl(&p, SNDRV_PCM_IOCTL_START);
-		vloop_sleep_ms(10);
+		lab_sleep_ms(10);
 		ptr = hw_ptr(&p, NULL);
 	}
 	ktap_diag("state after underrun %d, write %ld, pointer after restart %ld", state, w, ptr);
@@ -168,11 +156,11 @@ static void case_drop(void)
 	int state = -1, ok = card >= 0 && !vloop_start_playback(&p, card, 1024, 4);
 
 	if (ok) {
-		vloop_sleep_ms(20);
+		lab_sleep_ms(20);
 		ok = !vloop_pcm_ioctl(&p, SNDRV_PCM_IOCTL_DROP);
 		hw_ptr(&p, &state);
 	}
-	ok = ok && state == SNDRV_PCM_STATE_SETUP && vloop_stat(VDMA_CHAN0, "running") == 0;
+	ok = ok && state == SNDRV_PCM_STATE_SETUP && lab_read_key(VDMA_CHAN0, "running") == 0;
 	vloop_pcm_close(&p);
 	ktap_result(ok, "drop stops the DMA transfer and returns the stream to setup");
 }
@@ -236,13 +224,12 @@ static void case_cycles(void)
 {
 	int i, ret = card < 0 ? -ENODEV : 0;
 	long long descs, running;
-	char buf[32];
 
 	for (i = 0; !ret && i < CYCLES; i++)
 		ret = cycle(1234 + i);
-	descs = vloop_read_file(VDMA_DEBUGFS "/descriptors", buf, sizeof(buf)) > 0 ?
-		atoll(buf) : -1;
-	running = vloop_stat(VDMA_CHAN0, "running") + vloop_stat(VDMA_DEBUGFS "/chan1", "running");
+	descs = lab_read_num(VDMA_DEBUGFS "/descriptors");
+	running = lab_read_key(VDMA_CHAN0, "running") +
+		  lab_read_key(VDMA_DEBUGFS "/chan1", "running");
 	if (ret)
 		ktap_diag("cycle %d: %s", i - 1, strerror(-ret));
 	ktap_diag("%d cycles, %d of them stopped by an xrun before the pause; live descriptors %lld, running channels %lld",
@@ -256,12 +243,10 @@ int main(void)
 	int id;
 
 	/* 10,000 cycles take about 150 s under KASAN and TCG. */
-	vloop_watchdog(600);
+	lab_watchdog(600);
 	ktap_begin("dmaengine-pcm-controls", 9);
-	vloop_sh("modprobe vdma && modprobe vi2s");
-	id = vloop_overlay_apply("vloop");
-	if (id >= 0)
-		card = vloop_wait_card(20);
+	lab_sh(NULL, 0, "modprobe vdma && modprobe vi2s");
+	id = vloop_bind("vloop", &card);
 	ktap_result(card >= 0, "the vloop overlay gives a card");
 
 	case_formats();
@@ -273,7 +258,6 @@ int main(void)
 	case_drop();
 	case_cycles();
 
-	vloop_overlay_remove(id);
-	vloop_wait_no_card(10);
+	vloop_unbind(id);
 	return ktap_end();
 }

@@ -27,27 +27,26 @@ static long pointer(struct vloop_pcm *p)
 
 static void case_playback_only(void)
 {
-	int id = vloop_overlay_apply("vloop-norx"), card = id < 0 ? -1 : vloop_wait_card(20);
+	int card, id = vloop_bind("vloop-norx", &card);
 	struct vloop_pcm p = { .fd = -1 };
 	int ok = card >= 0, has_c = 0, played = 0;
 
 	if (ok) {
 		has_c = exists("/dev/snd/pcmC%dD0c", card);
 		played = !vloop_start_playback(&p, card, 1024, 4);
-		vloop_sleep_ms(100);
+		lab_sleep_ms(100);
 		played = played && pointer(&p) > 0;
 		vloop_pcm_close(&p);
 	}
 	ktap_diag("card %d, capture device %s, playback %s", card, has_c ? "present" : "absent",
 		  played ? "runs" : "does not run");
 	ktap_result(ok && !has_c && played, "a DAI without an \"rx\" channel gets a playback-only PCM");
-	vloop_overlay_remove(id);
-	vloop_wait_no_card(10);
+	vloop_unbind(id);
 }
 
 static void case_no_channel(void)
 {
-	int id = vloop_overlay_apply("vloop-nodma"), card = -1, i2s_bound = 0, card_bound = 1;
+	int id = lab_overlay_apply("vloop-nodma"), card = -1, i2s_bound = 0, card_bound = 1;
 
 	if (id >= 0) {
 		card = vloop_wait_card(3);
@@ -58,50 +57,48 @@ static void case_no_channel(void)
 		  i2s_bound ? "bound" : "unbound", card_bound ? "bound" : "unbound");
 	ktap_result(id >= 0 && card < 0 && i2s_bound && !card_bound,
 		    "a DAI with no DMA channel at all makes the card fail to probe");
-	vloop_overlay_remove(id);
-	vloop_wait_no_card(10);
+	vloop_unbind(id);
 }
 
 static int deferred(const char *dev)
 {
 	char buf[4096];
 
-	return vloop_read_file("/sys/kernel/debug/devices_deferred", buf, sizeof(buf)) > 0 &&
+	return lab_read("/sys/kernel/debug/devices_deferred", buf, sizeof(buf)) > 0 &&
 	       strstr(buf, dev);
 }
 
 static void case_deferral(void)
 {
-	int unloaded = vloop_sh("rmmod vdma") == 0, id, was_deferred = 0, card = -1;
+	int unloaded = lab_sh(NULL, 0, "rmmod vdma") == 0, id, was_deferred = 0, card = -1;
 
-	id = vloop_overlay_apply("vloop");
+	id = lab_overlay_apply("vloop");
 	if (unloaded && id >= 0) {
-		vloop_sleep_ms(500);
+		lab_sleep_ms(500);
 		was_deferred = deferred("vi2s") && vloop_card("vloop") < 0;
-		vloop_sh("modprobe vdma");
+		lab_sh(NULL, 0, "modprobe vdma");
 		card = vloop_wait_card(20);
 	}
 	ktap_diag("vdma unloaded %d, overlay %d, vi2s deferred %d, card %d", unloaded, id,
 		  was_deferred, card);
 	ktap_result(was_deferred && card >= 0,
 		    "the I2S defers while its DMA controller is unbound, then the card appears");
-	vloop_overlay_remove(id);
-	vloop_wait_no_card(10);
+	vloop_unbind(id);
 }
 
 /* Exit status of @pid if it ends within @seconds; else kill it and return -1. */
 static int wait_child(pid_t pid, double seconds)
 {
-	double end = vloop_now() + seconds;
+	double end = lab_now() + seconds;
 	int status;
 
 	while (waitpid(pid, &status, WNOHANG) == 0) {
-		if (vloop_now() > end) {
+		if (lab_now() > end) {
 			kill(pid, SIGKILL);
 			waitpid(pid, NULL, 0);
 			return -1;
 		}
-		vloop_sleep_ms(20);
+		lab_sleep_ms(20);
 	}
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
@@ -118,14 +115,14 @@ static pid_t remove_aside(int id, struct vloop_pcm *p)
 
 	if (pid == 0) {
 		close(p->fd);
-		_exit(vloop_overlay_remove(id) ? 1 : 0);
+		_exit(lab_overlay_remove(id) ? 1 : 0);
 	}
 	return pid;
 }
 
 static void case_unbind_while_playing(void)
 {
-	int id = vloop_overlay_apply("vloop"), card = id < 0 ? -1 : vloop_wait_card(20);
+	int card, id = vloop_bind("vloop", &card);
 	struct vloop_pcm p = { .fd = -1 };
 	int started = card >= 0 && !vloop_start_playback(&p, card, 1024, 8), gone = 0, again = -1;
 	int removed = -1;
@@ -134,7 +131,7 @@ static void case_unbind_while_playing(void)
 	long w = 0;
 
 	if (started) {
-		vloop_sleep_ms(50);
+		lab_sleep_ms(50);
 		remover = remove_aside(id, &p);
 		if (remover > 0)
 			id = -1;
@@ -146,16 +143,13 @@ static void case_unbind_while_playing(void)
 		removed = wait_child(remover, 30);
 	/* Everything must come back from scratch. */
 	if (removed == 0) {
-		id = vloop_overlay_apply("vloop");
-		if (id >= 0)
-			again = vloop_wait_card(20);
+		id = vloop_bind("vloop", &again);
 	}
 	ktap_diag("started %d, card gone %d, write after removal %ld, removal status %d, card again %d",
 		  started, gone, w, removed, again);
 	ktap_result(started && gone && w < 0 && removed == 0 && again >= 0,
 		    "removing the description during playback ends the stream and the card comes back");
-	vloop_overlay_remove(id);
-	vloop_wait_no_card(10);
+	vloop_unbind(id);
 }
 
 /*
@@ -171,13 +165,11 @@ static void case_granularity(int g, const char *name)
 	double end;
 	char test[160];
 
-	vloop_sh("echo %d > " GRANULARITY, g);
-	id = vloop_overlay_apply("vloop");
-	if (id >= 0)
-		card = vloop_wait_card(20);
+	lab_sh(NULL, 0, "echo %d > " GRANULARITY, g);
+	id = vloop_bind("vloop", &card);
 	if (card >= 0 && !vloop_start_playback(&p, card, period, 8)) {
 		batch = !!(p.info & SNDRV_PCM_INFO_BATCH);
-		for (end = vloop_now() + 0.4; vloop_now() < end; vloop_sleep_ms(2)) {
+		for (end = lab_now() + 0.4; lab_now() < end; lab_sleep_ms(2)) {
 			ptr = pointer(&p);
 			if (ptr == last)
 				continue;
@@ -187,8 +179,7 @@ static void case_granularity(int g, const char *name)
 		}
 	}
 	vloop_pcm_close(&p);
-	vloop_overlay_remove(id);
-	vloop_wait_no_card(10);
+	vloop_unbind(id);
 	ktap_diag("granularity %d: batch %d, %d pointer positions, %d inside a period", g, batch,
 		  samples, inside);
 	snprintf(test, sizeof(test), "a controller with %s residue gives %s", name,
@@ -202,9 +193,9 @@ static void case_granularity(int g, const char *name)
 
 int main(void)
 {
-	vloop_watchdog(300);
+	lab_watchdog(300);
 	ktap_begin("dmaengine-pcm-lifecycle", 7);
-	vloop_sh("modprobe vdma && modprobe vi2s");
+	lab_sh(NULL, 0, "modprobe vdma && modprobe vi2s");
 
 	case_playback_only();
 	case_no_channel();

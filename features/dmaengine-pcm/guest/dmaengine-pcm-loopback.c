@@ -278,7 +278,7 @@ static int pump(struct loop_run *r)
 static int pause_step(struct loop_run *r)
 {
 	struct snd_pcm_status st;
-	double now = vloop_now();
+	double now = lab_now();
 	int push, ret;
 
 	if (r->pause_at && now >= r->pause_at) {
@@ -339,9 +339,9 @@ static int run_duplex(struct loop_run *r, int lead_us, double deadline)
 	if (ret)
 		return ret;
 	if (r->pause_ms)
-		r->pause_at = vloop_now() + 0.1;
+		r->pause_at = lab_now() + 0.1;
 
-	while (vloop_now() < deadline && r->in_frames < r->in_cap) {
+	while (lab_now() < deadline && r->in_frames < r->in_cap) {
 		if (signal_back(r))
 			return 0;
 		ret = pause_step(r);
@@ -428,7 +428,7 @@ static long loop_once(int card, const struct loop_case *c, char *why, size_t why
 	long ret = loop_start(&r, card, c, (size_t)(c->rate * PLAY_SECONDS), 0);
 
 	if (!ret)
-		ret = run_duplex(&r, c->lead_us, vloop_now() + 20 + 10 * PLAY_SECONDS);
+		ret = run_duplex(&r, c->lead_us, lab_now() + 20 + 10 * PLAY_SECONDS);
 	if (!ret)
 		ret = c->mode == LOOP_PAUSE ? gap_mismatches(&r) : mismatches(&r);
 	snprintf(why, whylen, "%s", r.why);
@@ -487,8 +487,8 @@ static void case_loopback(int card, const struct loop_case *c)
 	case_name(c, name, sizeof(name));
 	if (bad)
 		ktap_diag("%ld mismatched samples (or error): %s; FIFO dropped %lld, silence %lld",
-			  bad, why, vloop_stat(VI2S_DEBUGFS "/fifo", "dropped"),
-			  vloop_stat(VI2S_DEBUGFS "/fifo", "silence"));
+			  bad, why, lab_read_key(VI2S_DEBUGFS "/fifo", "dropped"),
+			  lab_read_key(VI2S_DEBUGFS "/fifo", "silence"));
 	ktap_result(bad == 0, name);
 }
 
@@ -502,7 +502,7 @@ static void case_receiver_recorded_the_playback(int card)
 	int n = -1;
 
 	if (card >= 0 && !loop(card, &c, why, sizeof(why))) {
-		n = vloop_read_file(VI2S_DEBUGFS "/received", rec, sizeof(rec));
+		n = lab_read(VI2S_DEBUGFS "/received", rec, sizeof(rec));
 		p.format = c.format;
 		p.channels = c.channels;
 		fill_signal(want, sizeof(want) / 4, &p);
@@ -532,9 +532,9 @@ static void case_slave_config(int card)
 			ok = 0;
 			break;
 		}
-		w = vloop_stat(VDMA_DEBUGFS "/chan0", "dst_width");
-		burst = vloop_stat(VDMA_DEBUGFS "/chan0", "dst_maxburst");
-		bps = vloop_stat(VDMA_DEBUGFS "/chan0", "bytes_per_sec");
+		w = lab_read_key(VDMA_DEBUGFS "/chan0", "dst_width");
+		burst = lab_read_key(VDMA_DEBUGFS "/chan0", "dst_maxburst");
+		bps = lab_read_key(VDMA_DEBUGFS "/chan0", "bytes_per_sec");
 		vloop_pcm_close(&p);
 		if (w != widths[i].width || burst != 4 || bps != 48000LL * 2 * widths[i].width) {
 			ktap_diag("%s: dst_width %lld (want %d), maxburst %lld (want 4), bytes/s %lld",
@@ -558,9 +558,9 @@ static void case_capture_outlives_playback(int card)
 	double end;
 
 	if (!n)
-		n = run_duplex(&r, c.lead_us, vloop_now() + 10);
-	for (end = vloop_now() + 0.5; !n && vloop_now() < end && r.in_frames < r.in_cap;
-	     vloop_sleep_ms(5)) {
+		n = run_duplex(&r, c.lead_us, lab_now() + 10);
+	for (end = lab_now() + 0.5; !n && lab_now() < end && r.in_frames < r.in_cap;
+	     lab_sleep_ms(5)) {
 		long got = vloop_pcm_xfer(&r.cap, r.in + r.in_frames * r.cap.frame_bytes,
 					  r.in_cap - r.in_frames);
 
@@ -612,12 +612,10 @@ int main(void)
 	int ncases = sizeof(cases) / sizeof(cases[0]), card = -1, id;
 	int i;
 
-	vloop_watchdog(600);
+	lab_watchdog(600);
 	ktap_begin("dmaengine-pcm-loopback", ncases + 5);
-	vloop_sh("modprobe vdma && modprobe vi2s");
-	id = vloop_overlay_apply("vloop");
-	if (id >= 0)
-		card = vloop_wait_card(20);
+	lab_sh(NULL, 0, "modprobe vdma && modprobe vi2s");
+	id = vloop_bind("vloop", &card);
 	if (card < 0)
 		ktap_diag("overlay id %d, no card \"vloop\" appeared", id);
 	ktap_result(card >= 0, "the vloop overlay binds DMA controller, I2S and card");
@@ -629,7 +627,6 @@ int main(void)
 	case_capture_outlives_playback(card);
 	case_noninterleaved_refused(card);
 
-	vloop_overlay_remove(id);
-	vloop_wait_no_card(10);
+	vloop_unbind(id);
 	return ktap_end();
 }

@@ -40,10 +40,8 @@ static int way_bind(struct way_run *r, const char *way, const char *overlay)
 {
 	memset(r, 0, sizeof(*r));
 	r->card = -1;
-	vloop_sh("echo %s > " WAY, way);
-	r->id = vloop_overlay_apply(overlay);
-	if (r->id >= 0)
-		r->card = vloop_wait_card(20);
+	lab_sh(NULL, 0, "echo %s > " WAY, way);
+	r->id = vloop_bind(overlay, &r->card);
 	if (r->card < 0)
 		why(r, "overlay %s: id %d, no card", overlay, r->id);
 	return r->card >= 0;
@@ -51,9 +49,8 @@ static int way_bind(struct way_run *r, const char *way, const char *overlay)
 
 static void way_unbind(struct way_run *r)
 {
-	vloop_overlay_remove(r->id);
-	vloop_wait_no_card(10);
-	vloop_sh("echo default > " WAY);
+	vloop_unbind(r->id);
+	lab_sh(NULL, 0, "echo default > " WAY);
 	if (r->why[0])
 		ktap_diag("%s", r->why);
 }
@@ -63,7 +60,7 @@ static int chan_in_use(int chan)
 	char path[64];
 
 	snprintf(path, sizeof(path), VDMA_DEBUGFS "/chan%d", chan);
-	return (int)vloop_stat(path, "in_use");
+	return (int)lab_read_key(path, "in_use");
 }
 
 /*
@@ -87,11 +84,11 @@ static int play_checked(struct way_run *r)
 		ret = vloop_pcm_xfer(&p, out, PERIOD * PERIODS) == PERIOD * PERIODS ? 0 : -EIO;
 	if (!ret)
 		ret = vloop_pcm_ioctl(&p, SNDRV_PCM_IOCTL_START);
-	for (end = vloop_now() + 3; !ret && vloop_now() < end; vloop_sleep_ms(20))
-		if (vloop_stat(VI2S_DEBUGFS "/fifo", "recorded") >= PLAY_BYTES)
+	for (end = lab_now() + 3; !ret && lab_now() < end; lab_sleep_ms(20))
+		if (lab_read_key(VI2S_DEBUGFS "/fifo", "recorded") >= PLAY_BYTES)
 			break;
 	if (!ret)
-		n = vloop_read_file(VI2S_DEBUGFS "/received", (char *)got, sizeof(got));
+		n = lab_read(VI2S_DEBUGFS "/received", (char *)got, sizeof(got));
 	vloop_pcm_close(&p);
 	if (ret)
 		why(r, "playback open/setup/start: %s", strerror(-ret));
@@ -114,8 +111,8 @@ static int capture_runs(struct way_run *r)
 		ret = vloop_pcm_setup(&p, SNDRV_PCM_FORMAT_S16_LE, 2, 48000, PERIOD, PERIODS);
 	if (!ret)
 		ret = vloop_pcm_ioctl(&p, SNDRV_PCM_IOCTL_START);
-	for (end = vloop_now() + 3; !ret && total < 2 * PERIOD && vloop_now() < end;
-	     vloop_sleep_ms(10)) {
+	for (end = lab_now() + 3; !ret && total < 2 * PERIOD && lab_now() < end;
+	     lab_sleep_ms(10)) {
 		n = vloop_pcm_xfer(&p, in, PERIOD * PERIODS);
 		if (n > 0)
 			total += n;
@@ -166,21 +163,13 @@ static void case_platform_hardware(const char *way, const char *name)
 	ktap_result(s8 == 0 && s16 == 1 && played && captured, name);
 }
 
-static int prealloc_kib(int card)
-{
-	char path[64], buf[32];
-
-	snprintf(path, sizeof(path), "/proc/asound/card%d/pcm0p/sub0/prealloc", card);
-	return vloop_read_file(path, buf, sizeof(buf)) > 0 ? atoi(buf) : -1;
-}
-
 static void case_prealloc(void)
 {
 	struct way_run r;
 	int kib = -1, played = 0;
 
 	if (way_bind(&r, "prealloc", "vloop")) {
-		kib = prealloc_kib(r.card);
+		kib = vloop_prealloc_kib(r.card);
 		played = play_checked(&r);
 	}
 	ktap_diag("preallocated %d KiB, played %d", kib, played);
@@ -196,7 +185,7 @@ static void case_names(void)
 	int played = 0, captured = 0;
 
 	if (way_bind(&r, "names", "vloop-names")) {
-		vloop_read_file("/sys/kernel/debug/asoc/components", comps, sizeof(comps));
+		lab_read("/sys/kernel/debug/asoc/components", comps, sizeof(comps));
 		played = play_checked(&r);
 		captured = capture_runs(&r);
 	}
@@ -268,7 +257,7 @@ static void pointer_walk(struct vloop_pcm *p, double seconds, int *samples, int 
 	double end;
 
 	*samples = *inside = 0;
-	for (end = vloop_now() + seconds; vloop_now() < end; vloop_sleep_ms(2)) {
+	for (end = lab_now() + seconds; lab_now() < end; lab_sleep_ms(2)) {
 		if (p->stream == SNDRV_PCM_STREAM_CAPTURE)
 			vloop_pcm_xfer(p, sink, p->buffer);
 		if (vloop_pcm_status(p, &st) || (long)st.hw_ptr == last)
@@ -313,7 +302,7 @@ static void walk_split_controller(const char *way, struct walk *play, struct wal
 	struct vloop_pcm p = { .fd = -1 };
 	struct way_run r;
 
-	vloop_sh("echo 2,0 > " CHAN_RESIDUE);
+	lab_sh(NULL, 0, "echo 2,0 > " CHAN_RESIDUE);
 	play->batch = cap->batch = -1;
 	if (way_bind(&r, way, "vloop")) {
 		walk_stream(&p, start_capture(&p, r.card), 0.4, cap);
@@ -322,7 +311,7 @@ static void walk_split_controller(const char *way, struct walk *play, struct wal
 		vloop_pcm_close(&p);
 	}
 	way_unbind(&r);
-	vloop_sh("echo -1,-1 > " CHAN_RESIDUE);
+	lab_sh(NULL, 0, "echo -1,-1 > " CHAN_RESIDUE);
 	ktap_diag("%s: capture batch %d, %d positions, %d inside a period", way,
 		  cap->batch, cap->samples, cap->inside);
 	ktap_diag("%s: playback batch %d, %d positions, %d inside a period", way,
@@ -355,9 +344,9 @@ static void case_residue_per_stream(void)
 
 int main(void)
 {
-	vloop_watchdog(300);
+	lab_watchdog(300);
 	ktap_begin("dmaengine-pcm-ways", 11);
-	vloop_sh("modprobe vdma && modprobe vi2s");
+	lab_sh(NULL, 0, "modprobe vdma && modprobe vi2s");
 
 	case_platform_hardware("hw-startup",
 			       "own snd_pcm_hardware, DMA data set in the DAI's .startup: open, play and capture work");

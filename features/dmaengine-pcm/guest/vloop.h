@@ -7,104 +7,17 @@
 #ifndef VLOOP_H
 #define VLOOP_H
 
-#include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 #include <sound/asound.h>
 
-#include "ktap.h"
+#include "lab.h"
 
-#define VLOOP_OVERLAYS	"/lab/overlays"
 #define VDMA_DEBUGFS	"/sys/kernel/debug/vdma/vdma"
 #define VI2S_DEBUGFS	"/sys/kernel/debug/vi2s/vi2s"
-
-static inline double vloop_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static inline void vloop_sleep_ms(int ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
-
-static void vloop_watchdog_fired(int sig)
-{
-	static const char msg[] = "# watchdog: the suite did not finish in time\nBail out!\n";
-
-	(void)sig;
-	if (write(STDOUT_FILENO, msg, sizeof(msg) - 1) < 0)
-		_exit(2);
-	_exit(1);
-}
-
-/*
- * End the suite with a verdict after @seconds even if a call into the
- * kernel never returns (the lab's own timeout would only say "timeout").
- */
-static inline void vloop_watchdog(unsigned int seconds)
-{
-	signal(SIGALRM, vloop_watchdog_fired);
-	alarm(seconds);
-}
-
-/* Run a shell command quietly; returns its exit status. */
-static inline int vloop_sh(const char *fmt, ...)
-{
-	char cmd[512];
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	rc = system(cmd);
-	return rc == -1 ? -1 : WEXITSTATUS(rc);
-}
-
-/* Read a whole small file into buf; returns bytes or -errno. */
-static inline int vloop_read_file(const char *path, char *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY), n, total = 0;
-
-	if (fd < 0)
-		return -errno;
-	while ((n = read(fd, buf + total, size - 1 - total)) > 0)
-		total += n;
-	close(fd);
-	buf[total] = 0;
-	return total;
-}
-
-/* The value of "key: N" in a debugfs file, or -1. */
-static inline long long vloop_stat(const char *path, const char *key)
-{
-	char buf[4096], *p;
-	size_t klen = strlen(key);
-
-	if (vloop_read_file(path, buf, sizeof(buf)) < 0)
-		return -1;
-	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
-		if (!strncmp(p, key, klen) && p[klen] == ':')
-			return atoll(p + klen + 1);
-	return -1;
-}
 
 /* Card number whose id is @id, or -1. */
 static inline int vloop_card(const char *id)
@@ -114,7 +27,7 @@ static inline int vloop_card(const char *id)
 
 	for (i = 0; i < 8; i++) {
 		snprintf(path, sizeof(path), "/proc/asound/card%d/id", i);
-		if (vloop_read_file(path, buf, sizeof(buf)) > 0 &&
+		if (lab_read(path, buf, sizeof(buf)) > 0 &&
 		    !strncmp(buf, id, strlen(id)) && buf[strlen(id)] == '\n')
 			return i;
 	}
@@ -123,43 +36,49 @@ static inline int vloop_card(const char *id)
 
 static inline int vloop_wait_card(double seconds)
 {
-	double end = vloop_now() + seconds;
+	double end = lab_now() + seconds;
 	int card;
 
-	while ((card = vloop_card("vloop")) < 0 && vloop_now() < end)
-		vloop_sleep_ms(50);
+	while ((card = vloop_card("vloop")) < 0 && lab_now() < end)
+		lab_sleep_ms(50);
 	return card;
 }
 
 static inline int vloop_wait_no_card(double seconds)
 {
-	double end = vloop_now() + seconds;
+	double end = lab_now() + seconds;
 
-	while (vloop_card("vloop") >= 0 && vloop_now() < end)
-		vloop_sleep_ms(50);
+	while (vloop_card("vloop") >= 0 && lab_now() < end)
+		lab_sleep_ms(50);
 	return vloop_card("vloop") < 0;
 }
 
-/* Apply /lab/overlays/<name>.dtbo; returns the overlay id or -1. */
-static inline int vloop_overlay_apply(const char *name)
+/*
+ * Apply LAB_OVERLAYS/<@overlay>.dtbo and wait up to 20 s for the vloop card,
+ * its number in *@card (-1: none); the overlay's id or -errno.
+ */
+static inline int vloop_bind(const char *overlay, int *card)
 {
-	char cmd[256], out[32] = "";
-	FILE *p;
+	int id = lab_overlay_apply(overlay);
 
-	snprintf(cmd, sizeof(cmd), "lab-overlay apply %s/%s.dtbo 2>&1", VLOOP_OVERLAYS, name);
-	p = popen(cmd, "r");
-	if (!p)
-		return -1;
-	if (!fgets(out, sizeof(out), p))
-		out[0] = 0;
-	if (pclose(p) != 0)
-		return -1;
-	return out[0] >= '0' && out[0] <= '9' ? atoi(out) : -1;
+	*card = id < 0 ? -1 : vloop_wait_card(20);
+	return id;
 }
 
-static inline int vloop_overlay_remove(int id)
+/* Remove overlay @id (none if < 0), wait up to 10 s for the card to go; returns nothing. */
+static inline void vloop_unbind(int id)
 {
-	return id < 0 ? 0 : vloop_sh("lab-overlay remove %d", id);
+	lab_overlay_remove(id);
+	vloop_wait_no_card(10);
+}
+
+/* KiB preallocated for the playback stream of @card; -1 if unknown. */
+static inline int vloop_prealloc_kib(int card)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/asound/card%d/pcm0p/sub0/prealloc", card);
+	return (int)lab_read_num(path);
 }
 
 /* ---------------------------------------------------------------------------

@@ -27,16 +27,9 @@ static void *run_until_stop(void *arg)
 {
 	struct runner *r = arg;
 	struct hammer h = { .bus = r->bus, .master = r->master, .masters = r->masters };
-	char path[32];
-	cpu_set_t cpus;
+	int fd = hammer_open(&h);
 	long i;
-	int fd;
 
-	CPU_ZERO(&cpus);
-	CPU_SET(r->master % 2, &cpus);
-	sched_setaffinity(0, sizeof(cpus), &cpus);
-	snprintf(path, sizeof(path), "/dev/i2c-%d", r->bus);
-	fd = open(path, O_RDWR);
 	if (fd < 0)
 		return NULL;
 	for (i = 0; !*r->stop; i++)
@@ -90,7 +83,7 @@ static int saturate_once(int masters, struct saturation *out)
 		topo_down(&t);
 		return -1;
 	}
-	t0 = now_s();
+	t0 = lab_now();
 	for (m = 0; m < masters; m++) {
 		r[m] = (struct runner){ .bus = bus[m], .master = m,
 					.masters = masters, .stop = &stop };
@@ -105,9 +98,9 @@ static int saturate_once(int masters, struct saturation *out)
 		sum += r[m].done;
 		sq += (double)r[m].done * r[m].done;
 	}
-	out->per_s = sum / (now_s() - t0);
+	out->per_s = sum / (lab_now() - t0);
 	out->jain = sq ? sum * sum / (masters * sq) : 0;
-	out->collisions = sim_monitor(&t, "collisions");
+	out->collisions = wsim_read_num(t.sim_dir, "monitor/collisions");
 	topo_down(&t);
 	return 0;
 }
@@ -165,7 +158,7 @@ int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	arb_stall_watch = false;	/* no detector threads in the timings */
-	if (system("modprobe i2c-wire-sim"))
+	if (lab_sh(NULL, 0, "modprobe i2c-wire-sim"))
 		return 1;
 	printf("runs %d\n", REPS);
 	uncontended();

@@ -61,12 +61,13 @@ static void report_master(int m, int child, const struct hammer *h)
 	char s[1024];
 	int i;
 
-	if (arb_stats(child, s, sizeof(s)))
+	if (arb_stats(child, s, sizeof(s)) < 0)
 		return;
 	ktap_diag("master %c: claim wait p50 < %lld us, p99 < %lld us, max %lld us; hold max %lld us; %lld contended, %lld back-offs, %lld timeouts (%lld stalled)",
-		  'A' + m, wait_pct(s, 50), wait_pct(s, 99), stat_of(s, "wait_max_us"),
-		  stat_of(s, "hold_max_us"), stat_of(s, "contended"), stat_of(s, "retries"),
-		  stat_of(s, "timeouts"), stat_of(s, "timeouts_stalled"));
+		  'A' + m, wait_pct(s, 50), wait_pct(s, 99), lab_key_num(s, "wait_max_us"),
+		  lab_key_num(s, "hold_max_us"), lab_key_num(s, "contended"),
+		  lab_key_num(s, "retries"), lab_key_num(s, "timeouts"),
+		  lab_key_num(s, "timeouts_stalled"));
 	for (i = 0; i < h->busy && i < 16; i++)
 		ktap_diag("master %c: EBUSY at %.3f s, longest stall of a CPU in the 50 ms before: %.1f ms",
 			  'A' + m, h->busy_at[i], stall_before(h->busy_at[i]));
@@ -80,8 +81,8 @@ static long long claims_timed_out_stalled(const int *bus, int masters)
 	int m;
 
 	for (m = 0; m < masters; m++)
-		if (!arb_stats(bus[m], s, sizeof(s)))
-			n += stat_of(s, "timeouts_stalled");
+		if (arb_stats(bus[m], s, sizeof(s)) >= 0)
+			n += lab_key_num(s, "timeouts_stalled");
 	return n;
 }
 
@@ -93,7 +94,7 @@ static bool seed_rounds(const int *bus, int masters, bool on)
 
 	for (m = 0; m < masters; m++) {
 		snprintf(path, sizeof(path), "/sys/kernel/debug/i2c/i2c-%d/seed_rounds", bus[m]);
-		if (write_text(path, on ? "1" : "0"))
+		if (lab_write(path, on ? "1" : "0"))
 			return false;
 	}
 	return true;
@@ -117,11 +118,11 @@ static void run_masters(struct run *r, int masters, long transfers, bool seed)
 	r->up = topo_overlay_up(&t, masters) && topo_children(&t, r->bus) &&
 		(!seed || seed_rounds(r->bus, masters, true));
 	if (r->up) {
-		sim_reset(&t);
+		wsim_reset(t.sim_dir);
 		r->traced = arb_trace_begin();
 		hammer_all(r->h, masters, r->bus, transfers, &r->sum);
 		arb_trace_end();
-		r->coll = sim_monitor(&t, "collisions");
+		r->coll = wsim_read_num(t.sim_dir, "monitor/collisions");
 		r->stalled = claims_timed_out_stalled(r->bus, masters);
 		if (r->traced)
 			arb_fairness(arb_trace_read(r->bus, masters), &r->f);
@@ -190,8 +191,7 @@ int main(void)
 	};
 
 	ktap_begin("arb-stress", 4);
-	if (system("modprobe i2c-wire-sim"))
-		ktap_diag("modprobe i2c-wire-sim failed");
+	lab_sh(NULL, 0, "modprobe i2c-wire-sim");
 	stress(2, name[0], name[1]);
 	if (ktap_extension(name[2]))
 		stress(3, name[2], name[3]);

@@ -15,7 +15,7 @@ static bool hammer_clean(struct arb_topo *t, const char *name)
 	int bus[ARB_MAX];
 	long long coll, stalled;
 
-	sim_reset(t);
+	wsim_reset(t->sim_dir);
 	if (!topo_children(t, bus)) {
 		ktap_diag("%s: an arbitrator has no child bus", t->what);
 		return ktap_result(false, name);
@@ -23,7 +23,7 @@ static bool hammer_clean(struct arb_topo *t, const char *name)
 	stalled = arb_counter_sum(bus, t->masters, "timeouts_stalled");
 	hammer_all(h, t->masters, bus, TRANSFERS, &sum);
 	stalled = arb_counter_sum(bus, t->masters, "timeouts_stalled") - stalled;
-	coll = sim_monitor(t, "collisions");
+	coll = wsim_read_num(t->sim_dir, "monitor/collisions");
 	hammer_diag(h, t->masters);
 	ktap_diag("%s, %d masters: %lld collisions", t->what, t->masters, coll);
 	return ktap_result(coll == 0 && hammer_failures_explained(h, t->masters, &sum, stalled) &&
@@ -55,17 +55,9 @@ static void stuck_claim_of_three(struct arb_topo *t, const char *name)
 
 static bool swnode_up(struct arb_topo *t, int masters)
 {
-	char cmd[96];
-
 	topo_swnode(t, masters);
-	snprintf(cmd, sizeof(cmd), "modprobe i2c-arb-swnode masters=%d", masters);
-	return !system(cmd) && topo_wait_bound(t, 10);
-}
-
-static void swnode_down(void)
-{
-	if (system("rmmod i2c-arb-swnode"))
-		ktap_diag("rmmod i2c-arb-swnode failed");
+	return !lab_sh(NULL, 0, "modprobe i2c-arb-swnode masters=%d", masters) &&
+	       topo_wait_bound(t, 10);
 }
 
 static void case_three_overlay(void)
@@ -106,14 +98,13 @@ static void case_swnode(int masters)
 		hammer_clean(&t, hammer);
 	else
 		ktap_result(false, hammer);
-	swnode_down();
+	lab_sh(NULL, 0, "rmmod i2c-arb-swnode");
 }
 
 int main(void)
 {
 	ktap_begin("arb-extensions", 7);
-	if (system("modprobe i2c-wire-sim"))
-		ktap_diag("modprobe i2c-wire-sim failed");
+	lab_sh(NULL, 0, "modprobe i2c-wire-sim");
 	case_three_overlay();
 	case_swnode(2);
 	case_swnode(3);

@@ -28,10 +28,7 @@
 /* arb-lib.h first: it asks for _GNU_SOURCE. */
 #include "arb-lib.h"
 
-#include <sys/mount.h>
-
-#define TRACEFS			"/sys/kernel/tracing"
-#define ARB_TRACE_EVENT		TRACEFS "/events/i2c_arb/i2c_arb_claim/enable"
+#define ARB_TRACE_EVENT		LAB_TRACEFS "/events/i2c_arb/i2c_arb_claim/enable"
 #define ARB_TRACE_BUF_KB	"8192"	/* per CPU: 30,000 events need ~2 MB */
 #define ARB_CLAIMS_MAX		100000
 /* The binding's defaults, which the overlays use. */
@@ -59,27 +56,23 @@ struct arb_fairness {
 static struct arb_claim arb_claims[ARB_CLAIMS_MAX];
 static struct arb_claim arb_acqs[ARB_CLAIMS_MAX];
 
-/* tracefs clears a buffer on an open with O_TRUNC. */
-static inline int arb_write_trunc(const char *path, const char *text)
-{
-	return write_text_flags(path, text, O_TRUNC);
-}
-
-/* Clear the trace and record the claims; false where there is no event. */
+/*
+ * Clear the trace and record the claims; false where there is no event.
+ * tracefs clears a buffer on an open with O_TRUNC.
+ */
 static inline bool arb_trace_begin(void)
 {
-	if (mount("nodev", TRACEFS, "tracefs", 0, NULL) && errno != EBUSY)
-		ktap_diag("mount tracefs: %s", strerror(errno));
+	lab_tracefs();
 	if (access(ARB_TRACE_EVENT, W_OK))
 		return false;
-	write_text(TRACEFS "/buffer_size_kb", ARB_TRACE_BUF_KB);
-	return !arb_write_trunc(TRACEFS "/trace", "") &&
-	       !write_text(ARB_TRACE_EVENT, "1");
+	lab_write(LAB_TRACEFS "/buffer_size_kb", ARB_TRACE_BUF_KB);
+	return !lab_write_flags(LAB_TRACEFS "/trace", "", O_TRUNC) &&
+	       !lab_write(ARB_TRACE_EVENT, "1");
 }
 
 static inline void arb_trace_end(void)
 {
-	write_text(ARB_TRACE_EVENT, "0");
+	lab_write(ARB_TRACE_EVENT, "0");
 }
 
 /* One event line into @c; false if it is not a claim on one of @bus. */
@@ -103,7 +96,7 @@ static inline bool arb_trace_parse(const char *line, const int *bus,
 /* The claims traced on @bus, in arb_claims[]; their number. */
 static inline long arb_trace_read(const int *bus, int masters)
 {
-	FILE *f = fopen(TRACEFS "/trace", "r");
+	FILE *f = fopen(LAB_TRACEFS "/trace", "r");
 	char line[512];
 	long n = 0;
 

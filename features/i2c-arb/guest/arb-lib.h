@@ -15,26 +15,14 @@
 
 #define _GNU_SOURCE
 #include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <linux/gpio.h>
-#include <linux/i2c-dev.h>
-#include <linux/i2c.h>
 #include <pthread.h>
 #include <sched.h>
-#include <stdint.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
-#include "ktap.h"
+#include "i2c-wire-sim/wire-sim-guest.h"
 
 #define ARB_MAX		3
-#define EEPROM_ADDR	0x50
-#define WIRE_SIM_DBG	"/sys/kernel/debug/i2c-wire-sim"
-#define OVERLAY_DBG	"/sys/kernel/debug/lab-overlay"
 /*
  * wait-free-us of the overlays: the binding's default, 50 ms (the
  * software-node topology of fixtures/i2c-arb-swnode still sets 1 s and a
@@ -54,94 +42,10 @@ struct arb_topo {
 	char arb_dev[ARB_MAX][64];	/* arbitrator platform devices */
 	char bus_dev[ARB_MAX][64];	/* i2c-gpio platform devices */
 	char chip_label[64];		/* the simulator's gpio chip */
-	char sim_dir[PATH_MAX];		/* its debugfs folder */
+	char sim_dir[128];		/* its debugfs folder */
 	int handle[ARB_MAX];		/* line viewing master X's claim wire */
 	int overlay_id;			/* -1 when from software nodes */
 };
-
-static inline double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static inline int read_text(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = 0;
-	return 0;
-}
-
-/* Write @text to @path opened with O_WRONLY | @flags; 0 or -errno. */
-static inline int write_text_flags(const char *path, const char *text, int flags)
-{
-	int fd = open(path, O_WRONLY | flags);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, text, strlen(text));
-	close(fd);
-	return n < 0 ? -errno : 0;
-}
-
-static inline int write_text(const char *path, const char *text)
-{
-	return write_text_flags(path, text, 0);
-}
-
-static inline long long read_num(const char *path)
-{
-	char buf[64];
-
-	if (read_text(path, buf, sizeof(buf)))
-		return -1;
-	return strtoll(buf, NULL, 10);
-}
-
-/* A "key value" line of an arbitrator's debugfs "arbitration" file. */
-static inline long long stat_of(const char *text, const char *key)
-{
-	const char *p = text;
-	size_t kl = strlen(key);
-
-	while (p && *p) {
-		if (!strncmp(p, key, kl) && p[kl] == ' ')
-			return strtoll(p + kl + 1, NULL, 10);
-		p = strchr(p, '\n');
-		if (p)
-			p++;
-	}
-	return -1;
-}
-
-static inline long long sim_monitor(const struct arb_topo *t, const char *file)
-{
-	char path[PATH_MAX + 64];
-
-	snprintf(path, sizeof(path), "%s/monitor/%s", t->sim_dir, file);
-	return read_num(path);
-}
-
-static inline void sim_reset(const struct arb_topo *t)
-{
-	char path[PATH_MAX + 64];
-
-	snprintf(path, sizeof(path), "%s/reset", t->sim_dir);
-	write_text(path, "1");
-	snprintf(path, sizeof(path), "%s/monitor/reset", t->sim_dir);
-	write_text(path, "1");
-}
 
 /* The i2c-N of a link or folder entry below @dir, or -1. */
 static inline int bus_below(const char *dir)
@@ -186,7 +90,7 @@ static inline int parent_bus(const char *bus_dev)
 /* Wait (deferred probing) until every arbitrator has its child bus. */
 static inline bool topo_wait_bound(const struct arb_topo *t, double timeout_s)
 {
-	double end = now_s() + timeout_s;
+	double end = lab_now() + timeout_s;
 	int m, ok;
 
 	do {
@@ -195,34 +99,8 @@ static inline bool topo_wait_bound(const struct arb_topo *t, double timeout_s)
 		if (ok == t->masters)
 			return true;
 		usleep(20000);
-	} while (now_s() < end);
+	} while (lab_now() < end);
 	return false;
-}
-
-static inline int overlay_apply(const char *dtbo)
-{
-	char buf[4096], *line;
-	int id = -1, n;
-	char path[256];
-
-	if (access(OVERLAY_DBG, F_OK) && system("modprobe lab_overlay"))
-		return -1;
-	if (write_text(OVERLAY_DBG "/apply", dtbo))
-		return -1;
-	if (read_text(OVERLAY_DBG "/apply", buf, sizeof(buf)))
-		return -1;
-	for (line = strtok(buf, "\n"); line; line = strtok(NULL, "\n"))
-		if (sscanf(line, "%d %255s", &n, path) == 2 && !strcmp(path, dtbo))
-			id = n;
-	return id;
-}
-
-static inline int overlay_remove(int id)
-{
-	char buf[16];
-
-	snprintf(buf, sizeof(buf), "%d", id);
-	return write_text(OVERLAY_DBG "/remove", buf);
 }
 
 /*
@@ -244,28 +122,24 @@ static inline void topo_overlay(struct arb_topo *t, int masters)
 		t->handle[m] = 2 * masters + masters * masters + m;
 	}
 	snprintf(t->chip_label, sizeof(t->chip_label), "i2c-arb-%s-wires", n);
-	snprintf(t->sim_dir, sizeof(t->sim_dir), WIRE_SIM_DBG "/i2c-arb-%s-wires", n);
+	snprintf(t->sim_dir, sizeof(t->sim_dir), WSIM_DEBUGFS "/i2c-arb-%s-wires", n);
 	t->overlay_id = -1;
 }
 
 static inline bool topo_overlay_up(struct arb_topo *t, int masters)
 {
-	char dtbo[128];
-
 	topo_overlay(t, masters);
+	/* The overlay cycles come here 100 times: no modprobe (an exec) each. */
 	if (access("/sys/bus/platform/drivers/i2c-wire-sim", F_OK) &&
-	    system("modprobe i2c-wire-sim"))
+	    lab_sh(NULL, 0, "modprobe i2c-wire-sim"))
 		return false;
-	snprintf(dtbo, sizeof(dtbo), "/lab/overlays/i2c-arb-%s.dtbo",
-		 masters == 2 ? "two" : "three");
-	t->overlay_id = overlay_apply(dtbo);
+	t->overlay_id = lab_overlay_apply(masters == 2 ? "i2c-arb-two" : "i2c-arb-three");
 	return t->overlay_id >= 0 && topo_wait_bound(t, 10);
 }
 
 static inline void topo_down(struct arb_topo *t)
 {
-	if (t->overlay_id >= 0)
-		overlay_remove(t->overlay_id);
+	lab_overlay_remove(t->overlay_id);
 	t->overlay_id = -1;
 }
 
@@ -287,7 +161,7 @@ static inline void topo_swnode(struct arb_topo *t, int masters)
 		t->handle[m] = 2 * masters + masters * masters + m;
 	}
 	snprintf(t->chip_label, sizeof(t->chip_label), "i2c-arb-swnode-wires");
-	snprintf(t->sim_dir, sizeof(t->sim_dir), WIRE_SIM_DBG "/i2c-wire-sim.40");
+	snprintf(t->sim_dir, sizeof(t->sim_dir), WSIM_DEBUGFS "/i2c-wire-sim.40");
 	t->overlay_id = -1;
 }
 
@@ -347,7 +221,7 @@ static inline void arb_handle_release(int fd)
 #define ARB_STALLS_MAX		512
 
 struct arb_stall {
-	double at;	/* end of the gap, now_s() */
+	double at;	/* end of the gap, lab_now() */
 	double ms;
 };
 
@@ -369,9 +243,9 @@ static inline void *arb_detector(void *arg)
 	CPU_SET((long)arg, &cpus);
 	sched_setaffinity(0, sizeof(cpus), &cpus);
 	sched_setscheduler(0, SCHED_FIFO, &sp);
-	for (last = now_s(); arb_detecting; last = now) {
+	for (last = lab_now(); arb_detecting; last = now) {
 		nanosleep(&ms1, NULL);
-		now = now_s();
+		now = lab_now();
 		gap = (now - last) * 1e3 - 1;
 		if (gap <= ARB_STALL_MS)
 			continue;
@@ -410,39 +284,26 @@ struct hammer {
 	long busy;		/* ... of which -EBUSY */
 	long corrupted;		/* bytes read back different from written */
 	double seconds;
-	double busy_at[16];	/* when the first -EBUSYs came back (now_s()) */
+	double busy_at[16];	/* when the first -EBUSYs came back (lab_now()) */
 	int first_errno;
 	bool wrote;		/* the last write went through */
 };
 
-static inline int i2c_xfer(int fd, struct i2c_msg *msgs, int n)
-{
-	struct i2c_rdwr_ioctl_data d = { .msgs = msgs, .nmsgs = n };
-
-	return ioctl(fd, I2C_RDWR, &d) < 0 ? -errno : 0;
-}
-
 /* Write one byte at @addr, then read it back: two transfers. */
 static inline void hammer_step(struct hammer *h, int fd, long i)
 {
-	int span = 256 / h->masters;
+	int span = WSIM_EE_SIZE / h->masters;
 	uint8_t addr = h->master * span + (i / 2) % span;
-	uint8_t val = (uint8_t)(i * 7 + h->master * 101);
-	uint8_t wr[2] = { addr, val }, got = 0;
-	struct i2c_msg w = { .addr = EEPROM_ADDR, .len = 2, .buf = wr };
-	struct i2c_msg r[2] = {
-		{ .addr = EEPROM_ADDR, .len = 1, .buf = &addr },
-		{ .addr = EEPROM_ADDR, .flags = I2C_M_RD, .len = 1, .buf = &got },
-	};
+	uint8_t val = (uint8_t)(i * 7 + h->master * 101), got = 0;
 	int ret;
 
-	ret = (i & 1) ? i2c_xfer(fd, r, 2) : i2c_xfer(fd, &w, 1);
+	ret = (i & 1) ? wsim_bus_read(fd, addr, &got, 1) : wsim_bus_write(fd, addr, &val, 1);
 	if (!(i & 1))
 		h->wrote = !ret;
 	if (ret) {
 		h->failed++;
 		if (ret == -EBUSY && h->busy < 16)
-			h->busy_at[h->busy] = now_s();
+			h->busy_at[h->busy] = lab_now();
 		h->busy += ret == -EBUSY;
 		if (!h->first_errno)
 			h->first_errno = -ret;
@@ -461,41 +322,45 @@ static inline void hammer_step(struct hammer *h, int fd, long i)
 static inline int arb_one_transfer(int bus, int masters, int master)
 {
 	struct hammer h = { .bus = bus, .masters = masters, .master = master };
-	char path[32];
-	int fd;
+	int fd = wsim_bus_open(bus);
 
-	snprintf(path, sizeof(path), "/dev/i2c-%d", bus);
-	fd = open(path, O_RDWR);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	hammer_step(&h, fd, 0);
 	close(fd);
 	return h.failed ? -h.first_errno : 0;
 }
 
-static inline void *hammer_thread(void *arg)
+/*
+ * Pin the calling thread to CPU @h->master % 2 (masters on both CPUs) and
+ * open @h's bus; the descriptor or -errno.
+ */
+static inline int hammer_open(const struct hammer *h)
 {
-	struct hammer *h = arg;
-	char path[32];
 	cpu_set_t cpus;
-	double t0;
-	long i;
-	int fd;
 
 	CPU_ZERO(&cpus);
 	CPU_SET(h->master % 2, &cpus);
 	sched_setaffinity(0, sizeof(cpus), &cpus);
-	snprintf(path, sizeof(path), "/dev/i2c-%d", h->bus);
-	fd = open(path, O_RDWR);
+	return wsim_bus_open(h->bus);
+}
+
+static inline void *hammer_thread(void *arg)
+{
+	struct hammer *h = arg;
+	int fd = hammer_open(h);
+	double t0;
+	long i;
+
 	if (fd < 0) {
-		h->first_errno = errno;
+		h->first_errno = -fd;
 		h->failed = h->transfers;
 		return NULL;
 	}
-	t0 = now_s();
+	t0 = lab_now();
 	for (i = 0; i < h->transfers; i++)
 		hammer_step(h, fd, i);
-	h->seconds = now_s() - t0;
+	h->seconds = lab_now() - t0;
 	close(fd);
 	return NULL;
 }
@@ -573,13 +438,13 @@ static inline bool topo_parents(const struct arb_topo *t, int *bus)
 	return true;
 }
 
-/* The counters of an arbitrator's child bus, as text. */
+/* The counters of an arbitrator's child bus, "key value" lines; bytes or -errno. */
 static inline int arb_stats(int child, char *buf, size_t len)
 {
 	char path[96];
 
 	snprintf(path, sizeof(path), "/sys/kernel/debug/i2c/i2c-%d/arbitration", child);
-	return read_text(path, buf, len);
+	return lab_read(path, buf, len);
 }
 
 /*
@@ -593,9 +458,9 @@ static inline long long arb_counter_sum(const int *bus, int masters, const char 
 	int m;
 
 	for (m = 0; m < masters; m++) {
-		if (arb_stats(bus[m], s, sizeof(s)))
+		if (arb_stats(bus[m], s, sizeof(s)) < 0)
 			return -1;
-		v = stat_of(s, key);
+		v = lab_key_num(s, key);
 		if (v < 0)
 			return -1;
 		sum += v;
@@ -617,13 +482,12 @@ static inline long long arb_counter_sum(const int *bus, int masters, const char 
 static inline bool hammer_failures_explained(const struct hammer *h, int masters,
 					     const struct hammer *sum, long long stalled)
 {
-	const char *variant = getenv("LAB_VARIANT");
 	long unexplained = 0;
 	int m, i;
 
 	if (!sum->failed)
 		return true;
-	if (variant && !strcmp(variant, "upstream")) {
+	if (ktap_upstream()) {
 		ktap_diag("upstream: %ld transfers failed, %ld with EBUSY (no fairness in 6.12)",
 			  sum->failed, sum->busy);
 		return sum->failed == sum->busy;
@@ -650,22 +514,15 @@ static inline int kmemleak_suspects(const char *const *needles)
 	static char buf[1 << 20];
 	const char *const *n;
 	char *p, *next;
-	int count = 0, fd;
-	ssize_t len = 0, r;
+	int count = 0;
 
 	if (access("/sys/kernel/debug/kmemleak", F_OK))
 		return -1;
 	/* Objects younger than about 5 s are never reported. */
 	sleep(6);
-	write_text("/sys/kernel/debug/kmemleak", "scan");
-	fd = open("/sys/kernel/debug/kmemleak", O_RDONLY);
-	if (fd < 0)
+	lab_write("/sys/kernel/debug/kmemleak", "scan");
+	if (lab_read("/sys/kernel/debug/kmemleak", buf, sizeof(buf)) < 0)
 		return -1;
-	while (len < (ssize_t)sizeof(buf) - 1 &&
-	       (r = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
-		len += r;
-	close(fd);
-	buf[len] = 0;
 	for (p = strstr(buf, "unreferenced object"); p; p = next) {
 		next = strstr(p + 1, "unreferenced object");
 		if (next)

@@ -8,10 +8,6 @@
  * kernel around i2c_recover_bus(). Prints one line per k:
  *   k <k> pulses <n> stops <n> median_ns <t> max_ns <t> failures <n>
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include "../guest/recport.h"
 
 #define REPS 31
@@ -25,10 +21,9 @@ static int cmp_ll(const void *a, const void *b)
 
 int main(void)
 {
-	char id[32] = "";
-	int k, i;
+	int id, k, i;
 
-	if (recport_up(id, sizeof(id)))
+	if (recport_up(&id))
 		return 1;
 	printf("# i2c recovery: %d runs per stuck bit, time inside i2c_recover_bus()\n", REPS);
 	for (k = 0; k <= 8; k++) {

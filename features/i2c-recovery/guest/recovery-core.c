@@ -16,38 +16,20 @@
  * lines, and must show as that, not as a behaviour of the kernel under test
  * nor as a case that passed without doing what it says.
  */
-#include "ktap.h"
 #include "recport.h"
 
 #define NCASES 14
-#define CORE_OVERLAY	"/lab/overlays/i2c-wire-sim-core.dtbo"
-#define CORE_SIM(x)	SIM_DEBUGFS "i2c-wire-sim-core-" x "/"
+#define CORE_SIM(x)	WSIM_DEBUGFS "/i2c-wire-sim-core-" x
 #define CORE_PORT(x)	"/sys/kernel/debug/i2c-wire-sim-coreport/i2c-wire-sim-coreport-" x "/recover"
 
-static int kmsg_count(const char *text)
+/* Write a file of the simulator @sim the case relies on; a diagnostic when it cannot. */
+static bool sim_set(const char *sim, const char *file, const char *val)
 {
-	char cmd[160];
-	FILE *p;
-	int n = -1;
-
-	snprintf(cmd, sizeof(cmd), "dmesg | grep -c '%s'", text);
-	p = popen(cmd, "r");
-	if (!p)
-		return -1;
-	if (fscanf(p, "%d", &n) != 1)
-		n = -1;
-	pclose(p);
-	return n;
-}
-
-/* Write a simulator file the case relies on; a diagnostic when it cannot. */
-static bool sim_set(const char *path, const char *val)
-{
-	int ret = put_str(path, val);
+	int ret = wsim_write(sim, file, val);
 
 	if (ret)
-		ktap_diag("cannot write %s to %s: %s (fixture module older than this suite?)",
-			  val, path, strerror(-ret));
+		ktap_diag("cannot write %s to %s/%s: %s (fixture module older than this suite?)",
+			  val, sim, file, strerror(-ret));
 	return !ret;
 }
 
@@ -56,8 +38,8 @@ static bool slow_bus(bool on)
 {
 	const char *val = on ? "1000" : "0";
 
-	return sim_set(RECPORT_SIM "rise_ns", val) &&
-	       get_num(RECPORT_SIM "rise_ns") == atoll(val);
+	return sim_set(RECPORT_SIM, "rise_ns", val) &&
+	       wsim_read_num(RECPORT_SIM, "rise_ns") == atoll(val);
 }
 
 static bool each_stuck_bit_recovers(const char *sim, const char *port)
@@ -117,7 +99,7 @@ static void case_scl_held(void)
 static void case_scl_held_ttimeout(void)
 {
 	const char *name = "[extension] SCL held low is given up after the SMBus tTIMEOUT (25..35 ms), logged";
-	int before = kmsg_count("SCL is stuck low");
+	int before = lab_kmsg_count("SCL is stuck low");
 	struct recport_run r;
 
 	if (!ktap_extension(name))
@@ -125,7 +107,7 @@ static void case_scl_held_ttimeout(void)
 	r = recport_recover("fault_hold_scl", "1");
 	ktap_diag("SCL held: result %d after %lld us", r.result, r.ns / 1000);
 	ktap_result(r.result == -EBUSY && r.ns >= 25000000 && r.ns <= 35000000 &&
-		    kmsg_count("SCL is stuck low") > before, name);
+		    lab_kmsg_count("SCL is stuck low") > before, name);
 }
 
 /* Standard mode allows a 1 us rise time: recovery must not misread it. */
@@ -154,9 +136,9 @@ static void case_timing(void)
 	if (slow)
 		r = recport_recover("fault_stuck_sda", "0");
 	slow = slow_bus(false) && slow;
-	tlow = get_num(RECPORT_SIM "monitor/tlow_min_ns");
-	thigh = get_num(RECPORT_SIM "monitor/thigh_min_ns");
-	tsu = get_num(RECPORT_SIM "monitor/tsu_sto_min_ns");
+	tlow = wsim_read_num(RECPORT_SIM, "monitor/tlow_min_ns");
+	thigh = wsim_read_num(RECPORT_SIM, "monitor/thigh_min_ns");
+	tsu = wsim_read_num(RECPORT_SIM, "monitor/tsu_sto_min_ns");
 	ktap_diag("1 us rise: result %d, tLOW >= %lld ns, tHIGH >= %lld ns, tSU;STO >= %lld ns",
 		  r.result, tlow, thigh, tsu);
 	ktap_result(slow && !r.result && tlow >= 4700 && thigh >= 4000 && tsu >= 4000,
@@ -172,11 +154,12 @@ static int probe_failed;
 
 static void probe(const char *line, int val)
 {
-	char path[160];
+	char file[16];
 
-	snprintf(path, sizeof(path), RECPORT_SIM "drive_%s", line);
-	if (put_str(path, val ? "1" : "0") && !probe_failed++)
-		ktap_diag("cannot write %s (fixture module older than this suite?)", path);
+	snprintf(file, sizeof(file), "drive_%s", line);
+	if (wsim_write(RECPORT_SIM, file, val ? "1" : "0") && !probe_failed++)
+		ktap_diag("cannot write %s/%s (fixture module older than this suite?)",
+			  RECPORT_SIM, file);
 }
 
 static void probe_clock(int sda)
@@ -201,7 +184,7 @@ static bool slave_receiving(void)
 {
 	char state[32];
 
-	get_line(RECPORT_SIM "slave_state", state, sizeof(state));
+	wsim_slave_state(RECPORT_SIM, state, sizeof(state));
 	return !strcmp(state, "receive");
 }
 
@@ -250,28 +233,10 @@ static void late_stop(void)
 /* Recover the bus as it stands (no reset first); the result, or -1000. */
 static int recport_now(void)
 {
-	char line[80];
-	int result = -1000;
-	FILE *f;
+	struct recport_run r;
 
-	if (put_str(RECPORT_PORT, "1"))
-		return -1000;
-	f = fopen(RECPORT_PORT, "r");
-	if (f && fgets(line, sizeof(line), f))
-		sscanf(line, "result %d", &result);
-	if (f)
-		fclose(f);
-	return result;
-}
-
-static bool eeprom_cell(unsigned char *val)
-{
-	FILE *f = fopen(RECPORT_SIM "eeprom", "r");
-	bool ok = f && !fseek(f, 0x60, SEEK_SET) && fread(val, 1, 1, f) == 1;
-
-	if (f)
-		fclose(f);
-	return ok;
+	port_run(RECPORT_PORT, &r);
+	return r.result;
 }
 
 /*
@@ -284,71 +249,33 @@ static void case_cut_write(void)
 	unsigned char zero = 0, cell = 0xee;
 	bool ok = true;
 	int ret;
-	FILE *f;
 	int bits;
 
 	probe_failed = 0;
 	for (bits = 0; bits <= 6; bits++) {
-		f = fopen(RECPORT_SIM "eeprom", "r+");
-		if (!f || fseek(f, 0x60, SEEK_SET) || fwrite(&zero, 1, 1, f) != 1)
+		if (wsim_eeprom_poke(RECPORT_SIM, 0x60, &zero, 1))
 			ok = false;
-		if (f)
-			fclose(f);
-		put_str(RECPORT_SIM "reset", "1");
+		wsim_write(RECPORT_SIM, "reset", "1");
 		if (!cut_write(bits)) {
 			ok = false;
 			continue;
 		}
 		ret = recport_now();
-		if (ret || !eeprom_cell(&cell) || cell) {
+		if (ret || wsim_eeprom_peek(RECPORT_SIM, 0x60, &cell, 1) || cell) {
 			ktap_diag("cut after %d bits: result %d, cell 0x%02x", bits, ret, cell);
 			ok = false;
 		}
 	}
-	put_str(RECPORT_SIM "reset", "1");
+	wsim_write(RECPORT_SIM, "reset", "1");
 	if (!cut_write(0))
 		ok = false;
 	late_stop();
-	if (probe_failed || !eeprom_cell(&cell) || cell == 0) {
+	if (probe_failed || wsim_eeprom_peek(RECPORT_SIM, 0x60, &cell, 1) || cell == 0) {
 		ktap_diag("control: a STOP only on the ninth clock left the cell 0x%02x", cell);
 		ok = false;
 	}
-	put_str(RECPORT_SIM "reset", "1");
+	wsim_write(RECPORT_SIM, "reset", "1");
 	ktap_result(ok, "a write cut at bit 0..6 of its data byte is not committed by recovery (a late STOP would)");
-}
-
-static int core_up(char *id, size_t len)
-{
-	FILE *p;
-	int i;
-
-	if (system("modprobe i2c-wire-sim") || system("modprobe i2c-wire-sim-coreport"))
-		return -1;
-	p = popen("lab-overlay apply " CORE_OVERLAY, "r");
-	if (!p)
-		return -1;
-	if (!fgets(id, len, p))
-		id[0] = 0;
-	if (pclose(p) || !id[0])
-		return -1;
-	id[strcspn(id, "\n")] = 0;
-	for (i = 0; i < 100 && access(CORE_PORT("own"), W_OK); i++)
-		usleep(20000);
-	return access(CORE_PORT("own"), W_OK) ? -1 : 0;
-}
-
-/* "recovery <0|1> own <calls>" of a coreport's last run. */
-static void core_state(const char *port, int *recovery, int *own)
-{
-	char line[120] = "";
-	FILE *f = fopen(port, "r");
-
-	*recovery = *own = -1;
-	if (!f)
-		return;
-	if (fgets(line, sizeof(line), f))
-		sscanf(line, "result %*d ns %*d recovery %d own %d", recovery, own);
-	fclose(f);
 }
 
 /* fsl-ls1043a & co: scl-gpios alone; 6.12 clocks nine times blind, 0. */
@@ -356,12 +283,10 @@ static void case_core_scl_only(void)
 {
 	struct recport_run r = port_recover(CORE_SIM("scl"), CORE_PORT("scl"),
 					    "fault_stuck_sda", "3");
-	int rec, own;
 
-	core_state(CORE_PORT("scl"), &rec, &own);
 	ktap_diag("scl-gpios only: recovery %d, result %d, %lld pulses, %lld STOPs",
-		  rec, r.result, r.pulses, r.stops);
-	ktap_result(rec == 1 && !r.result && r.pulses == 9 && !r.stops,
+		  r.recovery, r.result, r.pulses, r.stops);
+	ktap_result(r.recovery == 1 && !r.result && r.pulses == 9 && !r.stops,
 		    "scl-gpios without sda-gpios: the core keeps recovery, nine clocks, 0");
 }
 
@@ -376,7 +301,7 @@ static void line_use(const char *sim, int line, char *dir, int *lows)
 	int l, wire, val;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%slines", sim);
+	snprintf(path, sizeof(path), "%s/lines", sim);
 	f = fopen(path, "r");
 	if (!f)
 		ktap_diag("cannot read %s: %s (fixture module older than this suite?)",
@@ -415,45 +340,42 @@ static void case_core_over_own_scl(void)
 {
 	struct recport_run r = port_recover(CORE_SIM("own"), CORE_PORT("own"),
 					    "fault_stuck_sda", "3");
-	int rec, own;
 
-	core_state(CORE_PORT("own"), &rec, &own);
 	ktap_diag("scl-gpios over own get/set_scl: recovery %d, result %d, %lld pulses, own calls %d",
-		  rec, r.result, r.pulses, own);
-	ktap_result(rec == 1 && !r.result && r.pulses == 9 && own == 0,
+		  r.recovery, r.result, r.pulses, r.own);
+	ktap_result(r.recovery == 1 && !r.result && r.pulses == 9 && r.own == 0,
 		    "scl-gpios in DT are clocked even when the driver supplies get/set_scl");
 }
 
 /* i2c-gpio without the opt-in keeps 6.12's bus and its error codes. */
 static void case_plain_i2c_gpio(void)
 {
-	int before = kmsg_count("SCL is stuck low");
+	int before = lab_kmsg_count("SCL is stuck low");
 	struct wiresim w;
 	unsigned char got;
 	int rd = -1000;
 	char stats[200] = "";
 
 	if (!wiresim_up(&w)) {
-		sim_put(&w, "fault_hold_scl", "1");
-		rd = ee_read(&w, 0, &got, 1);
-		sim_put(&w, "fault_hold_scl", "0");
-		sim_put(&w, "reset", "1");
+		wsim_write(w.sim, "fault_hold_scl", "1");
+		rd = wsim_bus_read(w.fd, 0, &got, 1);
+		wsim_write(w.sim, "fault_hold_scl", "0");
+		wsim_write(w.sim, "reset", "1");
 		snprintf(stats, sizeof(stats), "%s/recovery_stats", w.adap);
 	}
 	wiresim_down(&w);
 	ktap_diag("plain i2c-gpio, SCL held: transfer %d", rd);
-	ktap_result(rd == -ENXIO && kmsg_count("SCL is stuck low") == before &&
+	ktap_result(rd == -ENXIO && lab_kmsg_count("SCL is stuck low") == before &&
 		    access(stats, F_OK),
 		    "i2c-gpio without i2c-gpio,bus-recovery: no recovery, SCL held gives ENXIO as in 6.12");
 }
 
 int main(void)
 {
-	char id[32] = "", core_id[32] = "";
-	int i;
+	int id, core_id, i;
 
 	ktap_begin("i2c-recovery-core", NCASES);
-	if (!ktap_result(!recport_up(id, sizeof(id)),
+	if (!ktap_result(!recport_up(&id),
 			 "the recovery-only adapter comes up on the simulated wires")) {
 		for (i = 1; i < NCASES; i++)
 			ktap_result(false, "the recovery-only adapter is needed");
@@ -469,7 +391,8 @@ int main(void)
 	case_cut_write();
 	recport_down(id);
 
-	if (!ktap_result(!core_up(core_id, sizeof(core_id)),
+	if (!ktap_result(!port_up("i2c-wire-sim-coreport", "i2c-wire-sim-core", CORE_PORT("own"),
+				 &core_id),
 			 "adapters with core-found recovery GPIOs come up")) {
 		for (i = 0; i < 3; i++)
 			ktap_result(false, "the core-GPIO adapters are needed");
@@ -478,13 +401,8 @@ int main(void)
 		case_core_scl_sda();
 		case_core_over_own_scl();
 	}
-	if (core_id[0]) {
-		char cmd[64];
-
-		snprintf(cmd, sizeof(cmd), "lab-overlay remove %s", core_id);
-		if (system(cmd))
-			ktap_diag("cannot remove overlay %s", core_id);
-	}
+	if (lab_overlay_remove(core_id))
+		ktap_diag("cannot remove overlay %d", core_id);
 	case_plain_i2c_gpio();
 	return ktap_end();
 }

@@ -11,22 +11,20 @@
  */
 #include <pthread.h>
 
-#include "ktap.h"
 #include "wiresim.h"
 
 #define NCASES 14
-#define REC_OVERLAY "/lab/overlays/i2c-wire-sim-rec.dtbo"
 #define MM_ADAP "i2c-wire-sim-mm-master"
 #define RACE_READS 100
 #define RACE_RECOVERIES 40
 
 static struct wiresim w;
-static unsigned char before[EE_SIZE];
+static unsigned char before[WSIM_EE_SIZE];
 static char stats_path[256];
 
 static long long rstat(const char *key)
 {
-	return get_key(stats_path, key);
+	return lab_read_key(stats_path, key);
 }
 
 static int recover_now(void)
@@ -36,10 +34,9 @@ static int recover_now(void)
 
 static bool slave_idle(void)
 {
-	char path[256], state[32];
+	char state[32];
 
-	snprintf(path, sizeof(path), "%s/slave_state", w.sim);
-	get_line(path, state, sizeof(state));
+	wsim_slave_state(w.sim, state, sizeof(state));
 	return !strcmp(state, "idle") || !strcmp(state, "wait-stop");
 }
 
@@ -51,12 +48,12 @@ static void case_transfer_after_aborted_read(const char *name)
 	int inj, rd;
 	bool ok;
 
-	ee_poke(&w, 0x40, zero, 2);
-	ee_dump(&w, before);
-	ee_read(&w, 0x40, &tmp, 1);		/* pointer now at 0x41 */
+	wsim_eeprom_poke(w.sim, 0x40, zero, 2);
+	wsim_eeprom_peek(w.sim, 0, before, WSIM_EE_SIZE);
+	wsim_bus_read(w.fd, 0x40, &tmp, 1);	/* pointer now at 0x41 */
 	inj = adap_put(&w, "incomplete_address_phase", "0x50");
-	rd = ee_read(&w, 0x10, got, 4);
-	ok = !inj && sim_sda_level(&w) == 1 && !rd && !memcmp(got, before + 0x10, 4) &&
+	rd = wsim_bus_read(w.fd, 0x10, got, 4);
+	ok = !inj && wsim_wire_level(w.sim, 1) == 1 && !rd && !memcmp(got, before + 0x10, 4) &&
 	     rstat("recovered") == rec0 + 1 && rstat("last_pulses") == 9;
 	if (!ok)
 		ktap_diag("injector %d, read %d, recovered %lld -> %lld, last_pulses %lld",
@@ -76,20 +73,20 @@ static void case_each_stuck_bit_on_the_wire(const char *name)
 		int ret;
 
 		snprintf(bit, sizeof(bit), "%d", k);
-		sim_put(&w, "monitor/reset", "1");
-		if (sim_put(&w, "fault_stuck_sda", bit) || sim_sda_level(&w) != 0) {
+		wsim_write(w.sim, "monitor/reset", "1");
+		if (wsim_write(w.sim, "fault_stuck_sda", bit) || wsim_wire_level(w.sim, 1) != 0) {
 			ktap_diag("k=%d: fault not injected", k);
 			ok = false;
 			continue;
 		}
 		ret = recover_now();
-		pulses = sim_get(&w, "monitor/pulses");
-		stops = sim_get(&w, "monitor/stops");
-		starts = sim_get(&w, "monitor/starts");
+		pulses = wsim_read_num(w.sim, "monitor/pulses");
+		stops = wsim_read_num(w.sim, "monitor/stops");
+		starts = wsim_read_num(w.sim, "monitor/starts");
 		ktap_diag("k=%d: recover %d, pulses %lld, stops %lld, starts %lld", k, ret,
 			  pulses, stops, starts);
 		if (ret || pulses != 9 - k || stops != 1 || starts || !slave_idle() ||
-		    sim_sda_level(&w) != 1)
+		    wsim_wire_level(w.sim, 1) != 1)
 			ok = false;
 	}
 	ktap_result(ok, name);
@@ -101,13 +98,13 @@ static void case_each_stuck_bit_transfer(const char *name)
 	bool ok = true;
 	int k, rd;
 
-	ee_dump(&w, before);
+	wsim_eeprom_peek(w.sim, 0, before, WSIM_EE_SIZE);
 	for (k = 0; k <= 8; k++) {
 		char bit[4];
 
 		snprintf(bit, sizeof(bit), "%d", k);
-		sim_put(&w, "fault_stuck_sda", bit);
-		rd = ee_read(&w, 0x30, got, 4);
+		wsim_write(w.sim, "fault_stuck_sda", bit);
+		rd = wsim_bus_read(w.fd, 0x30, got, 4);
 		if (rd || memcmp(got, before + 0x30, 4)) {
 			ktap_diag("k=%d: read %d, got %02x %02x %02x %02x", k, rd,
 				  got[0], got[1], got[2], got[3]);
@@ -119,23 +116,16 @@ static void case_each_stuck_bit_transfer(const char *name)
 
 static void case_eeprom_intact(const char *name, const unsigned char *start)
 {
-	unsigned char now[EE_SIZE], got[1];
+	unsigned char now[WSIM_EE_SIZE], got[1];
 	int inj = adap_put(&w, "incomplete_write_byte", "0x50");
-	int rd = ee_read(&w, 0x00, got, 1);
-	bool ok = !inj && !rd && !ee_dump(&w, now) && !memcmp(now, start, EE_SIZE);
+	int rd = wsim_bus_read(w.fd, 0x00, got, 1);
+	bool ok = !inj && !rd && !wsim_eeprom_peek(w.sim, 0, now, WSIM_EE_SIZE) &&
+		  !memcmp(now, start, WSIM_EE_SIZE);
 
 	if (!ok)
 		ktap_diag("write injector %d, read %d, EEPROM %s", inj, rd,
-			  memcmp(now, start, EE_SIZE) ? "changed" : "same");
+			  memcmp(now, start, WSIM_EE_SIZE) ? "changed" : "same");
 	ktap_result(ok, name);
-}
-
-static bool kmsg_has(const char *text)
-{
-	char cmd[160];
-
-	snprintf(cmd, sizeof(cmd), "dmesg | grep -q '%s'", text);
-	return system(cmd) == 0;
 }
 
 static void case_stuck_scl(const char *name)
@@ -144,16 +134,16 @@ static void case_stuck_scl(const char *name)
 	double t0, ms;
 	int rd, rec;
 
-	sim_put(&w, "fault_hold_scl", "1");
-	t0 = now_ms();
-	rd = ee_read(&w, 0, got, 1);
-	ms = now_ms() - t0;
+	wsim_write(w.sim, "fault_hold_scl", "1");
+	t0 = lab_now();
+	rd = wsim_bus_read(w.fd, 0, got, 1);
+	ms = (lab_now() - t0) * 1e3;
 	rec = recover_now();
-	sim_put(&w, "fault_hold_scl", "0");
-	sim_put(&w, "reset", "1");
+	wsim_write(w.sim, "fault_hold_scl", "0");
+	wsim_write(w.sim, "reset", "1");
 	ktap_diag("transfer %d after %.2f ms, recover_bus %d", rd, ms, rec);
 	ktap_result(rd == -EBUSY && rec == -EBUSY && ms >= 25 && ms < 50 &&
-		    kmsg_has("SCL is stuck low"), name);
+		    lab_kmsg_count("SCL is stuck low") > 0, name);
 }
 
 static void case_sda_held_for_good(const char *name)
@@ -161,14 +151,14 @@ static void case_sda_held_for_good(const char *name)
 	long long pulses;
 	int rec;
 
-	sim_put(&w, "fault_hold_sda", "1");
-	sim_put(&w, "monitor/reset", "1");
+	wsim_write(w.sim, "fault_hold_sda", "1");
+	wsim_write(w.sim, "monitor/reset", "1");
 	rec = recover_now();
-	pulses = sim_get(&w, "monitor/pulses");
-	sim_put(&w, "reset", "1");
+	pulses = wsim_read_num(w.sim, "monitor/pulses");
+	wsim_write(w.sim, "reset", "1");
 	ktap_diag("recover_bus %d after %lld pulses", rec, pulses);
 	ktap_result(rec == -EBUSY && pulses == 9 &&
-		    kmsg_has("SDA is still held low after 9 pulses"), name);
+		    lab_kmsg_count("SDA is still held low after 9 pulses") > 0, name);
 }
 
 /* Three recoveries with known outcomes; the counters must follow. */
@@ -178,12 +168,12 @@ static void case_counters(const char *name)
 	long long f0 = rstat("failed"), p0 = rstat("pulses");
 	bool ok;
 
-	sim_put(&w, "fault_stuck_sda", "2");		/* 7 pulses, recovered */
+	wsim_write(w.sim, "fault_stuck_sda", "2");	/* 7 pulses, recovered */
 	recover_now();
-	sim_put(&w, "fault_hold_sda", "1");		/* 9 pulses, failed */
+	wsim_write(w.sim, "fault_hold_sda", "1");	/* 9 pulses, failed */
 	recover_now();
-	sim_put(&w, "reset", "1");
-	sim_put(&w, "fault_stuck_sda", "8");		/* 1 pulse, recovered */
+	wsim_write(w.sim, "reset", "1");
+	wsim_write(w.sim, "fault_stuck_sda", "8");	/* 1 pulse, recovered */
 	recover_now();
 	ok = rstat("attempts") == a0 + 3 && rstat("recovered") == r0 + 2 &&
 	     rstat("failed") == f0 + 1 && rstat("pulses") == p0 + 17 &&
@@ -205,47 +195,31 @@ static void case_timing(const char *name)
 	unsigned char got[2];
 	int rd;
 
-	sim_put(&w, "rise_ns", "1000");
-	sim_put(&w, "monitor/reset", "1");
-	sim_put(&w, "fault_stuck_sda", "0");
-	rd = ee_read(&w, 0x30, got, 2);
-	sim_put(&w, "rise_ns", "0");
-	tlow = sim_get(&w, "monitor/tlow_min_ns");
-	thigh = sim_get(&w, "monitor/thigh_min_ns");
-	tsu = sim_get(&w, "monitor/tsu_sto_min_ns");
-	tbuf = sim_get(&w, "monitor/tbuf_min_ns");
+	wsim_write(w.sim, "rise_ns", "1000");
+	wsim_write(w.sim, "monitor/reset", "1");
+	wsim_write(w.sim, "fault_stuck_sda", "0");
+	rd = wsim_bus_read(w.fd, 0x30, got, 2);
+	wsim_write(w.sim, "rise_ns", "0");
+	tlow = wsim_read_num(w.sim, "monitor/tlow_min_ns");
+	thigh = wsim_read_num(w.sim, "monitor/thigh_min_ns");
+	tsu = wsim_read_num(w.sim, "monitor/tsu_sto_min_ns");
+	tbuf = wsim_read_num(w.sim, "monitor/tbuf_min_ns");
 	ktap_diag("read %d; tLOW >= %lld ns, tHIGH >= %lld ns, tSU;STO >= %lld ns, tBUF >= %lld ns",
 		  rd, tlow, thigh, tsu, tbuf);
 	ktap_result(!rd && tlow >= 4700 && thigh >= 4000 && tsu >= 4700 && tbuf >= 4700 &&
 		    !memcmp(got, before + 0x30, 2), name);
 }
 
-static int kmsg_count(const char *text)
-{
-	char cmd[160];
-	FILE *p;
-	int n = -1;
-
-	snprintf(cmd, sizeof(cmd), "dmesg | grep -c '%s'", text);
-	p = popen(cmd, "r");
-	if (!p)
-		return -1;
-	if (fscanf(p, "%d", &n) != 1)
-		n = -1;
-	pclose(p);
-	return n;
-}
-
 /* A held bus must not flood the log: an i2cdetect is ~100 attempts. */
 static void case_rate_limited(const char *name)
 {
-	int n0 = kmsg_count("SDA is still held low"), i, grew;
+	int n0 = lab_kmsg_count("SDA is still held low"), i, grew;
 
-	sim_put(&w, "fault_hold_sda", "1");
+	wsim_write(w.sim, "fault_hold_sda", "1");
 	for (i = 0; i < 40; i++)
 		recover_now();
-	sim_put(&w, "reset", "1");
-	grew = kmsg_count("SDA is still held low") - n0;
+	wsim_write(w.sim, "reset", "1");
+	grew = lab_kmsg_count("SDA is still held low") - n0;
 	ktap_diag("40 failed recoveries, %d messages", grew);
 	ktap_result(grew >= 1 && grew <= 10, name);
 }
@@ -259,7 +233,7 @@ static void case_multi_master(const char *name)
 	snprintf(path, sizeof(path), "/sys/kernel/debug/i2c/i2c-%d/recovery_stats", nr);
 	ktap_diag("multi-master adapter i2c-%d", nr);
 	ktap_result(nr >= 0 && access(path, F_OK) &&
-		    kmsg_count("no bus recovery on a multi-master bus") > 0, name);
+		    lab_kmsg_count("no bus recovery on a multi-master bus") > 0, name);
 }
 
 /* Without the opt-in (the plain overlay, as every board has it): none. */
@@ -289,12 +263,12 @@ static void case_stretching(const char *name)
 	long long pulses;
 	int rec;
 
-	sim_put(&w, "monitor/reset", "1");
-	sim_put(&w, "fault_stuck_sda", "4");
-	sim_put(&w, "fault_stretch_us", "20");
+	wsim_write(w.sim, "monitor/reset", "1");
+	wsim_write(w.sim, "fault_stuck_sda", "4");
+	wsim_write(w.sim, "fault_stretch_us", "20");
 	rec = recover_now();
-	pulses = sim_get(&w, "monitor/pulses");
-	sim_put(&w, "reset", "1");
+	pulses = wsim_read_num(w.sim, "monitor/pulses");
+	wsim_write(w.sim, "reset", "1");
 	ktap_diag("recover_bus %d, pulses %lld", rec, pulses);
 	ktap_result(!rec && pulses == 5, name);
 }
@@ -307,7 +281,7 @@ static void *race_reader(void *arg)
 	int i;
 
 	for (i = 0; i < RACE_READS; i++)
-		if (ee_read(&w, 0x30, got, 4) || memcmp(got, before + 0x30, 4))
+		if (wsim_bus_read(w.fd, 0x30, got, 4) || memcmp(got, before + 0x30, 4))
 			race_bad_reads++;
 	return arg;
 }
@@ -318,7 +292,7 @@ static void case_race(const char *name)
 	int i, bad_recoveries = 0;
 	pthread_t t;
 
-	ee_dump(&w, before);
+	wsim_eeprom_peek(w.sim, 0, before, WSIM_EE_SIZE);
 	race_bad_reads = 0;
 	if (pthread_create(&t, NULL, race_reader, NULL)) {
 		ktap_result(false, name);
@@ -352,7 +326,7 @@ static const char *const names[NCASES] = {
 
 int main(void)
 {
-	unsigned char start[EE_SIZE];
+	unsigned char start[WSIM_EE_SIZE];
 	int i;
 
 	ktap_begin("i2c-recovery-gpio", NCASES);
@@ -361,14 +335,15 @@ int main(void)
 			ktap_extension(names[i]);
 		return ktap_end();
 	}
-	if (wiresim_up_with(&w, REC_OVERLAY, "i2c-wire-sim-rec", "i2c-wire-sim-rec-master")) {
+	if (wiresim_up_with(&w, "i2c-wire-sim-rec", "i2c-wire-sim-rec",
+			    "i2c-wire-sim-rec-master")) {
 		ktap_result(false, "the simulated bus comes up");
 		wiresim_down(&w);
 		return ktap_end();
 	}
 	snprintf(stats_path, sizeof(stats_path), "%s/recovery_stats", w.adap);
 	case_transfer_after_aborted_read(names[0]);
-	ee_dump(&w, start);
+	wsim_eeprom_peek(w.sim, 0, start, WSIM_EE_SIZE);
 	case_each_stuck_bit_on_the_wire(names[1]);
 	case_each_stuck_bit_transfer(names[2]);
 	case_eeprom_intact(names[3], start);

@@ -8,19 +8,18 @@
  * low fails instead of hanging, and the simulator refuses bad input. The
  * software-node description of the bus works as the DT overlay does.
  */
-#include "ktap.h"
 #include "wiresim.h"
 
 static struct wiresim w;
-static unsigned char before[EE_SIZE];
+static unsigned char before[WSIM_EE_SIZE];
 
 static void case_eeprom_round_trip(void)
 {
 	unsigned char page[8] = { 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88 };
-	unsigned char got[8] = { 0 }, mem[EE_SIZE];
-	int wr = ee_write(&w, 0x10, page, 8), rd = ee_read(&w, 0x10, got, 8);
-	bool ok = !wr && !rd && !memcmp(got, page, 8) && !ee_dump(&w, mem) &&
-		  !memcmp(mem + 0x10, page, 8);
+	unsigned char got[8] = { 0 }, mem[WSIM_EE_SIZE];
+	int wr = wsim_bus_write(w.fd, 0x10, page, 8), rd = wsim_bus_read(w.fd, 0x10, got, 8);
+	bool ok = !wr && !rd && !memcmp(got, page, 8) &&
+		  !wsim_eeprom_peek(w.sim, 0, mem, WSIM_EE_SIZE) && !memcmp(mem + 0x10, page, 8);
 
 	if (!ok)
 		ktap_diag("write %d read %d, got %02x %02x .. %02x", wr, rd, got[0], got[1], got[7]);
@@ -29,30 +28,29 @@ static void case_eeprom_round_trip(void)
 
 static void case_aborted_read_holds_sda(void)
 {
-	char path[256], state[32];
+	char state[32];
 	int ret = adap_put(&w, "incomplete_address_phase", "0x50");
-	int sda = sim_sda_level(&w);
+	int sda = wsim_wire_level(w.sim, 1);
 	bool ok;
 
-	snprintf(path, sizeof(path), "%s/slave_state", w.sim);
-	get_line(path, state, sizeof(state));
+	wsim_slave_state(w.sim, state, sizeof(state));
 	ok = !ret && sda == 0 && !strcmp(state, "ack");
 	if (!ok)
 		ktap_diag("injector %d, SDA %d, slave %s", ret, sda, state);
 	ktap_result(ok, "an address phase cut at the ACK leaves the slave holding SDA low");
-	sim_put(&w, "reset", "1");
+	wsim_write(w.sim, "reset", "1");
 }
 
 /* START, address, word 0x20, data 0x5a (ACKed), half of 0xc3, then gone. */
 static void case_cut_write_changes_nothing(void)
 {
-	unsigned char mem[EE_SIZE], got[1] = { 0 };
+	unsigned char mem[WSIM_EE_SIZE], got[1] = { 0 };
 	int rd, i;
 	bool ok;
 
-	ee_dump(&w, before);
+	wsim_eeprom_peek(w.sim, 0, before, WSIM_EE_SIZE);
 	bb_start(&w);
-	bb_byte(&w, EE_ADDR << 1);
+	bb_byte(&w, WSIM_EE_ADDR << 1);
 	bb_byte(&w, 0x20);
 	bb_byte(&w, 0x5a);
 	for (i = 7; i >= 4; i--)
@@ -60,9 +58,9 @@ static void case_cut_write_changes_nothing(void)
 	bb(&w, "sda", 1);
 	bb(&w, "scl", 1);
 
-	rd = ee_read(&w, 0x20, got, 1);
-	ok = !ee_dump(&w, mem) && !memcmp(mem, before, EE_SIZE) && !rd &&
-	     got[0] == before[0x20];
+	rd = wsim_bus_read(w.fd, 0x20, got, 1);
+	ok = !wsim_eeprom_peek(w.sim, 0, mem, WSIM_EE_SIZE) &&
+	     !memcmp(mem, before, WSIM_EE_SIZE) && !rd && got[0] == before[0x20];
 	if (!ok)
 		ktap_diag("read %d: 0x%02x, EEPROM[0x20] 0x%02x, was 0x%02x", rd, got[0],
 			  mem[0x20], before[0x20]);
@@ -82,24 +80,24 @@ static void case_stuck_scl_fails_without_hang(void)
 	double t0, ms;
 	int ret;
 
-	sim_put(&w, "fault_hold_scl", "1");
-	t0 = now_ms();
-	ret = ee_read(&w, 0, got, 1);
-	ms = now_ms() - t0;
-	sim_put(&w, "fault_hold_scl", "0");
+	wsim_write(w.sim, "fault_hold_scl", "1");
+	t0 = lab_now();
+	ret = wsim_bus_read(w.fd, 0, got, 1);
+	ms = (lab_now() - t0) * 1e3;
+	wsim_write(w.sim, "fault_hold_scl", "0");
 	ktap_diag("transfer returned %d (%s) after %.1f ms", ret, strerror(-ret), ms);
 	ktap_result(ret < 0 && ms < 1500,
 		    "a transfer with SCL held low fails within 1.5 s instead of hanging");
-	sim_put(&w, "reset", "1");
+	wsim_write(w.sim, "reset", "1");
 }
 
 static void case_sim_rejects_bad_input(void)
 {
-	int e1 = sim_put(&w, "fault_stuck_sda", "9");
-	int e2 = sim_put(&w, "fault_stuck_sda", "bit");
-	int e3 = sim_put(&w, "fault_stretch_us", "200000");
-	int e4 = sim_put(&w, "monitor/reset", "2");
-	long long stuck = sim_get(&w, "fault_stuck_sda");
+	int e1 = wsim_write(w.sim, "fault_stuck_sda", "9");
+	int e2 = wsim_write(w.sim, "fault_stuck_sda", "bit");
+	int e3 = wsim_write(w.sim, "fault_stretch_us", "200000");
+	int e4 = wsim_write(w.sim, "monitor/reset", "2");
+	long long stuck = wsim_read_num(w.sim, "fault_stuck_sda");
 	bool ok = e1 == -ERANGE && e2 == -EINVAL && e3 == -ERANGE && e4 == -EINVAL &&
 		  stuck == -1;
 
@@ -110,20 +108,20 @@ static void case_sim_rejects_bad_input(void)
 
 static void case_swnode_bus(void)
 {
-	struct wiresim s = { .fd = -1 };
+	struct wiresim s = { .fd = -1, .overlay_id = -1 };
 	unsigned char byte = 0xa5, got = 0;
 	bool ok = false;
 
-	if (system("modprobe i2c-wire-sim-swnode")) {
+	if (lab_sh(NULL, 0, "modprobe i2c-wire-sim-swnode")) {
 		ktap_result(false, "the software-node bus carries EEPROM transfers too");
 		return;
 	}
 	if (!wiresim_open(&s, "i2c-wire-sim.1", "i2c-gpio.1"))
-		ok = !ee_write(&s, 0x42, &byte, 1) && !ee_read(&s, 0x42, &got, 1) &&
+		ok = !wsim_bus_write(s.fd, 0x42, &byte, 1) && !wsim_bus_read(s.fd, 0x42, &got, 1) &&
 		     got == byte;
 	if (s.fd >= 0)
 		close(s.fd);
-	if (system("rmmod i2c-wire-sim-swnode"))
+	if (lab_sh(NULL, 0, "rmmod i2c-wire-sim-swnode"))
 		ok = false;
 	ktap_result(ok, "the software-node bus carries EEPROM transfers too");
 }

@@ -13,8 +13,6 @@
  */
 #include "tlpnet.h"
 
-#include <sys/mount.h>
-
 #define NSEG 10
 #define CASES 20
 
@@ -383,8 +381,6 @@ static void case_fast_probe_sack(bool on)
 	ktap_result(done == n && probes == n && rtos == (on ? 0 : n), name);
 }
 
-#define TRACEFS "/sys/kernel/tracing"
-
 /* Probe events in the trace buffer: all, retransmissions, from @sport. */
 struct tlp_trace {
 	int events, retrans, from_port, one_segment;
@@ -396,7 +392,7 @@ static struct tlp_trace tlp_trace_read(unsigned int sport, unsigned int mss)
 	char line[512], port[16];
 	unsigned int seq, end;
 	const char *p;
-	FILE *f = fopen(TRACEFS "/trace", "r");
+	FILE *f = fopen(LAB_TRACEFS "/trace", "r");
 
 	snprintf(port, sizeof(port), ":%u ", sport);
 	while (f && fgets(line, sizeof(line), f)) {
@@ -430,12 +426,12 @@ static void case_tracepoint(void)
 
 	if (!ktap_extension(name))
 		return;
-	if (mount("nodev", TRACEFS, "tracefs", 0, NULL) && errno != EBUSY)
-		ktap_diag("mount tracefs: %s", strerror(errno));
-	on = !tlp_write_file(TRACEFS "/events/tcp/tcp_tlp_probe/enable", "1") &&
-	     !tlp_write_file(TRACEFS "/trace", "");
+	lab_tracefs();
+	/* tracefs clears a buffer on an open with O_TRUNC. */
+	on = !lab_write(LAB_TRACEFS "/events/tcp/tcp_tlp_probe/enable", "1") &&
+	     !lab_write_flags(LAB_TRACEFS "/trace", "", O_TRUNC);
 	tlp_run_arm(&a, 5, AF_INET, NULL, tail_loss(2));
-	tlp_write_file(TRACEFS "/events/tcp/tcp_tlp_probe/enable", "0");
+	lab_write(LAB_TRACEFS "/events/tcp/tcp_tlp_probe/enable", "0");
 	t = tlp_trace_read(TLP_PORT, 1460);
 	tlp_report("traced, K=2", &a);
 	ktap_diag("event enabled %d: %d events, %d retrans, %d from port %d, %d of one segment",

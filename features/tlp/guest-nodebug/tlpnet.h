@@ -20,23 +20,16 @@
 
 #define _GNU_SOURCE
 #include <arpa/inet.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
-#include "ktap.h"
+#include "lab.h"
 
 #define TLP_PORT 8080
 #define TLP_MARKS 12		/* distinct drop markers, one connmark bit each */
@@ -68,40 +61,6 @@ static inline struct tlp_request tlp_drop(uint32_t nseg, uint32_t from,
 
 static int ns_root = -1, ns_cli = -1, ns_rtr = -1, ns_srv = -1;
 
-/*
- * Run a command line through /bin/sh. Tools are named by full path: busybox
- * sh runs its own applet for a bare "ip" or "tc" before it looks at PATH,
- * and those applets lack netns, batch mode and netem.
- */
-static inline int tlp_run(const char *fmt, ...)
-{
-	char cmd[512];
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	rc = system(cmd);
-	if (rc)
-		ktap_diag("command failed (%d): %s", rc, cmd);
-	return rc;
-}
-
-static inline int tlp_write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	int rc = 0;
-
-	if (!f)
-		return -errno;
-	if (fputs(text, f) < 0)
-		rc = -errno;
-	if (fclose(f) && !rc)
-		rc = -errno;
-	return rc;
-}
-
 static inline void tlp_enter(int ns)
 {
 	if (setns(ns, CLONE_NEWNET)) {
@@ -114,37 +73,26 @@ static inline void tlp_enter(int ns)
 static inline int tlp_sysctl(int ns, const char *name, const char *value)
 {
 	char path[160];
-	int fd, rc = 0;
+	int rc;
 
 	snprintf(path, sizeof(path), "/proc/sys/%s", name);
 	tlp_enter(ns);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		rc = -errno;
-	else if (write(fd, value, strlen(value)) < 0)
-		rc = -errno;
-	if (fd >= 0)
-		close(fd);
+	rc = lab_write(path, value);
 	tlp_enter(ns_cli);
 	return rc;
 }
 
+/* Read a sysctl of network namespace ns, its first line into buf; 0 or -errno. */
 static inline int tlp_sysctl_read(int ns, const char *name, char *buf, size_t len)
 {
 	char path[160];
-	FILE *f;
-	int rc = 0;
+	int rc;
 
 	snprintf(path, sizeof(path), "/proc/sys/%s", name);
 	tlp_enter(ns);
-	f = fopen(path, "r");
-	if (!f || !fgets(buf, len, f))
-		rc = -errno ? -errno : -EIO;
-	if (f)
-		fclose(f);
+	rc = lab_read_line(path, buf, len);
 	tlp_enter(ns_cli);
-	buf[strcspn(buf, "\n")] = 0;
-	return rc;
+	return rc < 0 ? rc : 0;
 }
 
 /* TcpExt and Tcp counters of the server namespace; -1 if absent. */
@@ -207,14 +155,6 @@ static inline struct tlp_counters tlp_delta(struct tlp_counters a, struct tlp_co
 		b.timeouts - a.timeouts, b.spurious_probes - a.spurious_probes,
 		b.retrans - a.retrans, b.out - a.out, b.dsacks - a.dsacks,
 	};
-}
-
-static inline double tlp_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
 /* ---- the server: a thread in srv answering one connection at a time ---- */
@@ -427,23 +367,30 @@ static inline struct tlp_txn tlp_transact(int family, const char *src,
 {
 	struct tlp_counters before = tlp_counters();
 	struct tlp_txn t = { 0 };
-	double t0 = tlp_now_ms();
+	double t0 = lab_now();
 	int fd = tlp_connect(family, src, 0);
 
 	if (fd < 0)
 		return t;
 	t.ok = write(fd, &rq, sizeof(rq)) == sizeof(rq) && tlp_read_response(fd);
-	t.ms = tlp_now_ms() - t0;
+	t.ms = (lab_now() - t0) * 1e3;
 	t.d = tlp_delta(before, tlp_counters());
 	tlp_hangup(fd);
 	return t;
 }
 
-/* ---- the path ---- */
+/*
+ * ---- the path ----
+ *
+ * Commands go through lab_sh(), tools named by full path: busybox sh runs
+ * its own applet for a bare "ip" or "tc" before it looks at PATH, and those
+ * applets lack netns, batch mode and netem.
+ */
 
+/* Write a new file (commands for a batch); 0 or -errno, with a diagnostic. */
 static inline int tlp_write_tmp(const char *path, const char *text)
 {
-	int rc = tlp_write_file(path, text);
+	int rc = lab_write_flags(path, text, O_CREAT | O_TRUNC);
 
 	if (rc)
 		ktap_diag("cannot write %s: %s", path, strerror(-rc));
@@ -480,8 +427,9 @@ static inline int tlp_drop_rules(const char *path)
  */
 static inline int tlp_set_dir_delay(const char *dev, int delay_ms)
 {
-	return tlp_run("/usr/sbin/tc -n rtr qdisc change dev %s root netem delay %dms limit 100000",
-		       dev, delay_ms);
+	return lab_sh(NULL, 0,
+		      "/usr/sbin/tc -n rtr qdisc change dev %s root netem delay %dms limit 100000",
+		      dev, delay_ms);
 }
 
 static inline int tlp_set_delay(int delay_ms)
@@ -494,7 +442,7 @@ static inline int tlp_set_delay(int delay_ms)
 		 delay_ms, delay_ms);
 	if (tlp_write_tmp("/tmp/tlp-tc", b))
 		return -1;
-	return tlp_run("/usr/sbin/tc -n rtr -b /tmp/tlp-tc");
+	return lab_sh(NULL, 0, "/usr/sbin/tc -n rtr -b /tmp/tlp-tc");
 }
 
 static const char tlp_ip_root[] =
@@ -531,8 +479,8 @@ static inline int tlp_ip_batch(const char *ns, const char *cmds)
 	snprintf(path, sizeof(path), "/tmp/tlp-ip-%s", ns ? ns : "root");
 	if (tlp_write_tmp(path, cmds))
 		return -1;
-	return ns ? tlp_run("/usr/sbin/ip -n %s -b %s", ns, path) :
-		    tlp_run("/usr/sbin/ip -b %s", path);
+	return ns ? lab_sh(NULL, 0, "/usr/sbin/ip -n %s -b %s", ns, path) :
+		    lab_sh(NULL, 0, "/usr/sbin/ip -b %s", path);
 }
 
 /* Build the path; leaves the calling thread in cli. Returns 0 or -1. */
@@ -557,8 +505,8 @@ static inline int tlp_net_setup(int delay_ms)
 	if (tlp_drop_rules("/tmp/tlp-rules"))
 		return -1;
 	tlp_enter(ns_rtr);
-	if (tlp_run("/usr/sbin/iptables-legacy-restore < /tmp/tlp-rules") ||
-	    tlp_run("/usr/sbin/ip6tables-legacy-restore < /tmp/tlp-rules"))
+	if (lab_sh(NULL, 0, "/usr/sbin/iptables-legacy-restore < /tmp/tlp-rules") ||
+	    lab_sh(NULL, 0, "/usr/sbin/ip6tables-legacy-restore < /tmp/tlp-rules"))
 		return -1;
 	tlp_enter(ns_cli);
 	if (tlp_set_delay(delay_ms))
@@ -641,15 +589,10 @@ static inline void tlp_report(const char *what, struct tlp_arm *a)
 
 static inline bool tlp_clock_is_tsc(void)
 {
-	char cs[64] = "";
-	FILE *f = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "r");
+	char cs[64];
 
-	if (f) {
-		if (!fgets(cs, sizeof(cs), f))
-			cs[0] = 0;
-		fclose(f);
-	}
-	cs[strcspn(cs, "\n")] = 0;
+	lab_read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+		      cs, sizeof(cs));
 	ktap_diag("clocksource: %s", cs);
 	return !strcmp(cs, "tsc");
 }

@@ -7,26 +7,20 @@
  * and checks that every fixture module loads and unloads cleanly.
  */
 #include <elf.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <sys/utsname.h>
-#include <unistd.h>
 
-#include "ktap.h"
+#include "lab.h"
 
 /* Hex GNU build id of the running kernel, from the notes it exports. */
 static int running_build_id(char *hex, size_t len)
 {
 	unsigned char buf[4096];
 	size_t off = 0;
-	ssize_t n;
-	int fd = open("/sys/kernel/notes", O_RDONLY);
+	int n = lab_read("/sys/kernel/notes", (char *)buf, sizeof(buf));
 
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf));
-	close(fd);
+	if (n < 0)
+		return n;
 	while (n > 0 && off + sizeof(Elf64_Nhdr) <= (size_t)n) {
 		Elf64_Nhdr *nh = (Elf64_Nhdr *)(buf + off);
 		size_t name = off + sizeof(*nh);
@@ -101,7 +95,7 @@ static bool module_loaded(const char *name)
  */
 static void test_fixture_modules_load_and_unload(void)
 {
-	char path[300], line[1024], cmd[700], name[256];
+	char path[300], line[1024], name[256];
 	struct utsname u;
 	int loaded = 0, bad = 0;
 	FILE *dep;
@@ -120,8 +114,8 @@ static void test_fixture_modules_load_and_unload(void)
 		for (char *p = name; *p; p++)
 			if (*p == '-')
 				*p = '_';
-		snprintf(cmd, sizeof(cmd), "modprobe %s && modprobe -r %s", name, name);
-		if (system(cmd) || module_loaded(name)) {
+		if (lab_sh(NULL, 0, "modprobe %s && modprobe -r %s", name, name) ||
+		    module_loaded(name)) {
 			ktap_diag("fixture module %s did not load and unload cleanly", name);
 			bad++;
 		}
@@ -136,16 +130,11 @@ static void test_fixture_modules_load_and_unload(void)
 
 static void test_clocksource_is_high_resolution(void)
 {
-	char cs[64] = "";
-	FILE *f = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "r");
+	char cs[64];
 	bool is_tsc;
 
-	if (f) {
-		if (!fgets(cs, sizeof(cs), f))
-			cs[0] = 0;
-		fclose(f);
-	}
-	cs[strcspn(cs, "\n")] = 0;
+	lab_read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+		      cs, sizeof(cs));
 	/*
 	 * A fast-booting kernel can reach this before tsc-early hands over to
 	 * tsc: the same counter, so both are the high-resolution clock.
