@@ -18,7 +18,7 @@
  */
 #include "recport.h"
 
-#define NCASES 14
+#define NCASES 15
 #define CORE_SIM(x)	WSIM_DEBUGFS "/i2c-wire-sim-core-" x
 #define CORE_PORT(x)	"/sys/kernel/debug/i2c-wire-sim-coreport/i2c-wire-sim-coreport-" x "/recover"
 
@@ -370,6 +370,50 @@ static void case_plain_i2c_gpio(void)
 		    "i2c-gpio without i2c-gpio,bus-recovery: no recovery, SCL held gives ENXIO as in 6.12");
 }
 
+#define DEFER_DEV	"i2c-wire-sim-coreport.50"
+#define DEFER_PORT	"/sys/kernel/debug/i2c-wire-sim-coreport/" DEFER_DEV "/recover"
+#define DEFER_SIM	WSIM_DEBUGFS "/i2c-wire-sim.50"
+
+/* Whether @dev is on the driver core's list of deferred probes. */
+static bool probe_deferred(const char *dev)
+{
+	char buf[8192], *p;
+	size_t len = strlen(dev);
+
+	if (lab_read("/sys/kernel/debug/devices_deferred", buf, sizeof(buf)) < 0)
+		return false;
+	for (p = buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, dev, len) && (p[len] == '\t' || p[len] == '\n'))
+			return true;
+	return false;
+}
+
+/*
+ * The GPIO controller behind scl-gpios and sda-gpios probes after the I2C
+ * controller: the core must defer the controller, not register it without
+ * recovery (fixtures/i2c-wire-sim/i2c-wire-sim-defer.c).
+ */
+static void case_deferred_gpio(void)
+{
+	struct recport_run r = { .result = -1000, .recovery = -1 };
+	bool deferred = false, absent = false;
+	int i, wr = -1;
+
+	if (!lab_sh(NULL, 0, "modprobe i2c-wire-sim && modprobe i2c-wire-sim-coreport && modprobe i2c-wire-sim-defer")) {
+		deferred = probe_deferred(DEFER_DEV);
+		absent = access(DEFER_PORT, F_OK) != 0;
+		wr = lab_write("/sys/kernel/debug/i2c-wire-sim-defer/provide", "1");
+		for (i = 0; i < 250 && access(DEFER_PORT, W_OK); i++)
+			usleep(20000);
+		r = port_recover(DEFER_SIM, DEFER_PORT, "fault_stuck_sda", "2");
+		lab_sh(NULL, 0, "modprobe -r i2c-wire-sim-defer");
+	}
+	ktap_diag("before the provider: deferred %d, no adapter %d; provide %d; then recovery %d, result %d, %lld pulses",
+		  deferred, absent, wr, r.recovery, r.result, r.pulses);
+	ktap_result(deferred && absent && !wr && r.recovery == 1 && !r.result && r.pulses == 7,
+		    "a controller whose recovery GPIOs are not there yet defers, then has recovery once they are");
+}
+
 int main(void)
 {
 	int id, core_id, i;
@@ -403,6 +447,7 @@ int main(void)
 	}
 	if (lab_overlay_remove(core_id))
 		ktap_diag("cannot remove overlay %d", core_id);
+	case_deferred_gpio();
 	case_plain_i2c_gpio();
 	return ktap_end();
 }
