@@ -136,31 +136,6 @@ static const char *one_line(const char *text)
 			*p = ' ';
 	return buf;
 }
-/* The level of wire @wire ("wires": "<index> <level> <drivers>"), or -1. */
-/* A percentile of our arbitrator's power-of-two claim-wait histogram (us). */
-static long long log2_pct(const char *stats, double pct)
-{
-	const char *p = strstr(stats, "wait_log2_us ");
-	long long b[32], total = 0, run = 0;
-	int n = 0, i;
-
-	if (!p)
-		return -1;
-	p += strlen("wait_log2_us ");
-	while (n < 32 && sscanf(p, "%lld", &b[n]) == 1) {
-		total += b[n++];
-		p = strchr(p, ' ');
-		if (!p)
-			break;
-		p++;
-	}
-	for (i = 0; i < n; i++) {
-		run += b[i];
-		if (run * 100.0 >= pct * total)
-			return 1LL << i;	/* waits below this */
-	}
-	return -1;
-}
 
 static int overlay_id = -1;
 
@@ -209,7 +184,7 @@ static void shared_run(struct shared *r, int bus)
 	peer_set("run", "0");
 
 	lab_read(PEER_DIR "/stats", r->peer, sizeof(r->peer));
-	if (arb_stats(bus, r->arb, sizeof(r->arb)))
+	if (arb_stats(bus, r->arb, sizeof(r->arb)) < 0)
 		r->arb[0] = 0;
 	r->stalled = stalled0 < 0 ? 0 : arb_counter_sum(&bus, 1, "timeouts_stalled") - stalled0;
 	r->coll = wsim_read_num(SIM_DIR, "monitor/collisions");
@@ -266,7 +241,7 @@ static void case_waits(const struct shared *r)
 		  peer_stat(r->peer, "contended"), peer_stat(r->peer, "retries"));
 	if (r->arb[0])
 		ktap_diag("ours: claim wait p50 < %lld us, p99 < %lld us, max %lld us; %lld contended, %lld back-offs, %lld timeouts",
-			  log2_pct(r->arb, 50), log2_pct(r->arb, 99),
+			  arb_wait_pct(r->arb, 50), arb_wait_pct(r->arb, 99),
 			  lab_key_num(r->arb, "wait_max_us"), lab_key_num(r->arb, "contended"),
 			  lab_key_num(r->arb, "retries"), lab_key_num(r->arb, "timeouts"));
 	else

@@ -31,31 +31,6 @@
 #define TRANSFERS		10000
 #define CONTROL_TRANSFERS	3000
 
-/* Claim wait percentile from the arbitrator's power-of-two histogram. */
-static long long wait_pct(const char *stats, double pct)
-{
-	const char *p = strstr(stats, "wait_log2_us ");
-	long long b[32], total = 0, run = 0;
-	int n = 0, i;
-
-	if (!p)
-		return -1;
-	p += strlen("wait_log2_us ");
-	while (n < 32 && sscanf(p, "%lld", &b[n]) == 1) {
-		total += b[n++];
-		p = strchr(p, ' ');
-		if (!p)
-			break;
-		p++;
-	}
-	for (i = 0; i < n; i++) {
-		run += b[i];
-		if (run * 100.0 >= pct * total)
-			return 1LL << i;	/* waits below this */
-	}
-	return -1;
-}
-
 static void report_master(int m, int child, const struct hammer *h)
 {
 	char s[1024];
@@ -64,7 +39,7 @@ static void report_master(int m, int child, const struct hammer *h)
 	if (arb_stats(child, s, sizeof(s)) < 0)
 		return;
 	ktap_diag("master %c: claim wait p50 < %lld us, p99 < %lld us, max %lld us; hold max %lld us; %lld contended, %lld back-offs, %lld timeouts (%lld stalled)",
-		  'A' + m, wait_pct(s, 50), wait_pct(s, 99), lab_key_num(s, "wait_max_us"),
+		  'A' + m, arb_wait_pct(s, 50), arb_wait_pct(s, 99), lab_key_num(s, "wait_max_us"),
 		  lab_key_num(s, "hold_max_us"), lab_key_num(s, "contended"),
 		  lab_key_num(s, "retries"), lab_key_num(s, "timeouts"),
 		  lab_key_num(s, "timeouts_stalled"));

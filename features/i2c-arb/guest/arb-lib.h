@@ -448,6 +448,34 @@ static inline int arb_stats(int child, char *buf, size_t len)
 }
 
 /*
+ * A percentile (us) of the claim waits in an arbitrator's "arbitration"
+ * file, from its power-of-two histogram: the waits were below the value.
+ */
+static inline long long arb_wait_pct(const char *stats, double pct)
+{
+	const char *p = strstr(stats, "wait_log2_us ");
+	long long b[32], total = 0, run = 0;
+	int n = 0, i;
+
+	if (!p)
+		return -1;
+	p += strlen("wait_log2_us ");
+	while (n < 32 && sscanf(p, "%lld", &b[n]) == 1) {
+		total += b[n++];
+		p = strchr(p, ' ');
+		if (!p)
+			break;
+		p++;
+	}
+	for (i = 0; i < n; i++) {
+		run += b[i];
+		if (run * 100.0 >= pct * total)
+			return 1LL << i;	/* waits below this */
+	}
+	return -1;
+}
+
+/*
  * The sum of one counter over the arbitrators of @bus, or -1 when there
  * are none (the upstream driver has no counters).
  */
