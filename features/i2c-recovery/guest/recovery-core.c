@@ -18,7 +18,7 @@
  */
 #include "recport.h"
 
-#define NCASES 15
+#define NCASES 16
 #define CORE_SIM(x)	WSIM_DEBUGFS "/i2c-wire-sim-core-" x
 #define CORE_PORT(x)	"/sys/kernel/debug/i2c-wire-sim-coreport/i2c-wire-sim-coreport-" x "/recover"
 
@@ -370,6 +370,88 @@ static void case_plain_i2c_gpio(void)
 		    "i2c-gpio without i2c-gpio,bus-recovery: no recovery, SCL held gives ENXIO as in 6.12");
 }
 
+/* coreport's power counters: prepares, prepares while suspended, resumes. */
+struct pm_counts {
+	int prepared, prepared_suspended, resumes;
+};
+
+static bool pm_counts(const char *port, struct pm_counts *c)
+{
+	char line[160], *p = NULL;
+
+	if (lab_read_line(port, line, sizeof(line)) >= 0)
+		p = strstr(line, " prepared ");
+	return p && sscanf(p, " prepared %d prepared_suspended %d resumes %d",
+			   &c->prepared, &c->prepared_suspended, &c->resumes) == 3;
+}
+
+#define BOTH_DEV	"/sys/bus/platform/devices/i2c-wire-sim-coreport-both"
+
+/* The runtime PM status of coreport "both" within 1 s, into @buf. */
+static void both_settles(const char *want, char *buf, size_t size)
+{
+	int i;
+
+	for (i = 0; i < 50; i++) {
+		if (lab_read_line(BOTH_DEV "/power/runtime_status", buf, size) < 0)
+			strcpy(buf, "?");
+		if (!strcmp(buf, want))
+			return;
+		usleep(20000);
+	}
+}
+
+/* The bus number of the adapter under coreport "both", or -1. */
+static int both_adapter(void)
+{
+	char path[160];
+	int nr;
+
+	for (nr = 0; nr < 64; nr++) {
+		snprintf(path, sizeof(path), BOTH_DEV "/i2c-%d", nr);
+		if (!access(path, F_OK))
+			return nr;
+	}
+	return -1;
+}
+
+/*
+ * USERS.md row 18: recovery asked for from debugfs while the controller
+ * is runtime-suspended, as an idle designware or omap block is. Like a
+ * transfer, the trigger must power the controller first (its prepare hook
+ * then finds it resumed) and let it suspend again afterwards. The
+ * fixture's own trigger, which does not resume, is the control: it must
+ * count a prepare on a suspended controller, or this case could not fail.
+ */
+static void case_trigger_resumes(void)
+{
+	const char *name = "[extension] recovery from debugfs resumes a runtime-suspended controller, then lets it suspend again";
+	struct pm_counts c0 = { -1, -1, -1 }, c1 = c0, c2 = c0;
+	char before[32] = "?", after[32] = "?", path[96];
+	int nr, wr = -1, ctl = -1;
+
+	if (!ktap_extension(name))
+		return;
+	nr = both_adapter();
+	snprintf(path, sizeof(path), "/sys/kernel/debug/i2c/i2c-%d/recover_bus", nr);
+	both_settles("suspended", before, sizeof(before));
+	if (nr >= 0 && pm_counts(CORE_PORT("both"), &c0)) {
+		wr = lab_write(path, "1");
+		pm_counts(CORE_PORT("both"), &c1);
+		both_settles("suspended", after, sizeof(after));
+		ctl = lab_write(CORE_PORT("both"), "1");
+		pm_counts(CORE_PORT("both"), &c2);
+	}
+	ktap_diag("i2c-%d: %s before; trigger %d: prepared +%d, of them suspended +%d, resumes +%d; %s after; control (no resume) %d: suspended prepares +%d",
+		  nr, before, wr, c1.prepared - c0.prepared,
+		  c1.prepared_suspended - c0.prepared_suspended, c1.resumes - c0.resumes,
+		  after, ctl, c2.prepared_suspended - c1.prepared_suspended);
+	ktap_result(!strcmp(before, "suspended") && !wr && c1.prepared == c0.prepared + 1 &&
+		    c1.prepared_suspended == c0.prepared_suspended &&
+		    c1.resumes == c0.resumes + 1 && !strcmp(after, "suspended") && !ctl &&
+		    c2.prepared_suspended == c1.prepared_suspended + 1, name);
+}
+
 #define DEFER_DEV	"i2c-wire-sim-coreport.50"
 #define DEFER_PORT	"/sys/kernel/debug/i2c-wire-sim-coreport/" DEFER_DEV "/recover"
 #define DEFER_SIM	WSIM_DEBUGFS "/i2c-wire-sim.50"
@@ -438,12 +520,13 @@ int main(void)
 	if (!ktap_result(!port_up("i2c-wire-sim-coreport", "i2c-wire-sim-core", CORE_PORT("own"),
 				 &core_id),
 			 "adapters with core-found recovery GPIOs come up")) {
-		for (i = 0; i < 3; i++)
+		for (i = 0; i < 4; i++)
 			ktap_result(false, "the core-GPIO adapters are needed");
 	} else {
 		case_core_scl_only();
 		case_core_scl_sda();
 		case_core_over_own_scl();
+		case_trigger_resumes();
 	}
 	if (lab_overlay_remove(core_id))
 		ktap_diag("cannot remove overlay %d", core_id);
