@@ -8,7 +8,8 @@
  * non-silent frame on, to be exactly the signal: no sample lost, repeated,
  * shifted or altered, across formats (bus widths 1 to 4 bytes), channel
  * counts, rates and period sizes, with read/write and mmap access, either
- * stream started first, and a pause of the playback. Non-interleaved
+ * stream started first, a pause of the playback, and a system sleep in
+ * the middle of both streams, resumed with SNDRV_PCM_IOCTL_RESUME. Non-interleaved
  * access is not offered (neither 6.12 nor ours advertises it): that case
  * checks it is refused. Parity: the same on upstream.
  */
@@ -20,6 +21,7 @@ enum loop_mode {
 	LOOP_RW,	/* read/write interleaved access */
 	LOOP_MMAP,	/* both streams mmap'ed, pointers moved with SYNC_PTR */
 	LOOP_PAUSE,	/* read/write; playback paused PAUSE_MS, 100 ms in */
+	LOOP_SLEEP,	/* read/write; system sleep (pm_test devices) 100 ms in */
 };
 
 #define PAUSE_MS	200
@@ -83,6 +85,16 @@ static const struct loop_case cases[] = {
 	 * than where it stopped (samples lost or repeated).
 	 */
 	{ SNDRV_PCM_FORMAT_S16_LE, 2, 48000, 1024, 8, 0, LOOP_PAUSE },
+	/*
+	 * System sleep with both streams running: the card's PM ops suspend
+	 * them (SNDRV_PCM_STATE_SUSPENDED) and, since the DMA channel can
+	 * pause, both kernels advertise SNDRV_PCM_INFO_RESUME, so the
+	 * application resumes each stream where it stopped. Fails if a stream
+	 * is not suspended, RESUME is refused (the application would have to
+	 * prepare and lose the buffer), or the resumed DMA loses, repeats or
+	 * shifts a sample.
+	 */
+	{ SNDRV_PCM_FORMAT_S16_LE, 2, 48000, 1024, 8, 0, LOOP_SLEEP },
 };
 
 #define PLAY_SECONDS	0.4
@@ -95,6 +107,8 @@ struct loop_run {
 	uint8_t *area[2];	/* mmap'ed buffer by stream; NULL: read/write */
 	unsigned int pause_ms;
 	double pause_at, release_at;
+	double sleep_at;	/* 0: no system sleep to come */
+	int slept;		/* a system sleep was resumed from */
 	char why[160];
 };
 
@@ -161,10 +175,12 @@ static size_t signal_samples(const struct loop_run *r)
 /*
  * The capture of a paused playback, from the onset: the signal, one run
  * of silence in whole frames (the FIFO resumes the transmitter in the
- * slot it stopped at), then the rest of the signal. The signal is never
+ * slot it stopped at), then the rest of the signal. After a system sleep
+ * the run may be empty (@min_runs 0): the receiver, suspended after the
+ * transmitter and resumed before it, may see no idle slot in between. The signal is never
  * zero, so a zero sample is the gap and anything else is data.
  */
-static long gap_mismatches(struct loop_run *r)
+static long gap_mismatches(struct loop_run *r, int min_runs)
 {
 	size_t i = onset(r) * r->cap.channels, n = r->in_frames * r->cap.channels;
 	size_t k = 0, want = r->out_frames * r->play.channels, gap = 0;
@@ -186,7 +202,7 @@ static long gap_mismatches(struct loop_run *r)
 					k, v, vloop_signal(k, bits), gap), 1;
 		}
 	}
-	if (k < want || runs != 1 || gap % r->cap.channels)
+	if (k < want || runs < min_runs || runs > 1 || gap % r->cap.channels)
 		return snprintf(r->why, sizeof(r->why), "%zu of %zu signal samples, %d runs of silence, %zu samples",
 				k, want, runs, gap), -1;
 	return 0;
@@ -299,12 +315,49 @@ static int pause_step(struct loop_run *r)
 	return snprintf(r->why, sizeof(r->why), "pause %d: %s", push, strerror(-ret)), ret;
 }
 
+/*
+ * A system sleep 100 ms in: pm_test's "devices" level suspends every device
+ * and resumes it a second later, without firmware. Both streams must then
+ * be suspended, and resume (capture first, so the playback's first sample
+ * is not lost in a stopped receiver).
+ */
+static int sleep_step(struct loop_run *r)
+{
+	struct snd_pcm_status ps, cs;
+	int ret;
+
+	if (!r->sleep_at || lab_now() < r->sleep_at)
+		return 0;
+	r->sleep_at = 0;
+	lab_write("/sys/module/suspend/parameters/pm_test_delay", "1");
+	ret = lab_write("/sys/power/pm_test", "devices");
+	if (!ret)
+		ret = lab_write("/sys/power/state", "freeze");
+	lab_write("/sys/power/pm_test", "none");
+	if (ret)
+		return snprintf(r->why, sizeof(r->why), "system sleep: %s", strerror(-ret)), ret;
+	if (vloop_pcm_status(&r->play, &ps) || vloop_pcm_status(&r->cap, &cs))
+		return snprintf(r->why, sizeof(r->why), "status after sleep: %s", strerror(errno)), -EIO;
+	if (ps.state == SNDRV_PCM_STATE_XRUN)
+		return snprintf(r->why, sizeof(r->why), "playback xrun before the sleep"), -EPIPE;
+	if (ps.state != SNDRV_PCM_STATE_SUSPENDED || cs.state != SNDRV_PCM_STATE_SUSPENDED)
+		return snprintf(r->why, sizeof(r->why), "after the sleep: playback state %d, capture %d, not SUSPENDED (%d)",
+				ps.state, cs.state, SNDRV_PCM_STATE_SUSPENDED), -EIO;
+	ret = vloop_pcm_ioctl(&r->cap, SNDRV_PCM_IOCTL_RESUME);
+	if (!ret)
+		ret = vloop_pcm_ioctl(&r->play, SNDRV_PCM_IOCTL_RESUME);
+	if (ret)
+		return snprintf(r->why, sizeof(r->why), "RESUME: %s", strerror(-ret)), ret;
+	r->slept = 1;
+	return 0;
+}
+
 /* The whole signal is back: after the onset, and after the pause's gap if any. */
 static bool signal_back(const struct loop_run *r)
 {
 	if (r->written < r->out_frames)
 		return false;
-	if (r->pause_ms)
+	if (r->pause_ms || r->slept)
 		return signal_samples(r) >= r->out_frames * r->play.channels;
 	return onset(r) + r->out_frames <= r->in_frames;
 }
@@ -340,11 +393,15 @@ static int run_duplex(struct loop_run *r, int lead_us, double deadline)
 		return ret;
 	if (r->pause_ms)
 		r->pause_at = lab_now() + 0.1;
+	if (r->sleep_at)
+		r->sleep_at = lab_now() + 0.1;
 
 	while (lab_now() < deadline && r->in_frames < r->in_cap) {
 		if (signal_back(r))
 			return 0;
 		ret = pause_step(r);
+		if (!ret)
+			ret = sleep_step(r);
 		if (!ret)
 			ret = pump(r);
 		if (ret)
@@ -400,6 +457,7 @@ static int loop_start(struct loop_run *r, int card, const struct loop_case *c,
 	if (ret)
 		return ret;
 	r->pause_ms = c->mode == LOOP_PAUSE ? PAUSE_MS : 0;
+	r->sleep_at = c->mode == LOOP_SLEEP;	/* set to a time when the streams start */
 	r->out_frames = out_frames > r->play.buffer ? out_frames : r->play.buffer;
 	r->in_cap = in_cap ? in_cap : r->out_frames * 3 + c->rate;
 	r->out = malloc(r->out_frames * r->play.frame_bytes);
@@ -429,8 +487,13 @@ static long loop_once(int card, const struct loop_case *c, char *why, size_t why
 
 	if (!ret)
 		ret = run_duplex(&r, c->lead_us, lab_now() + 20 + 10 * PLAY_SECONDS);
-	if (!ret)
-		ret = c->mode == LOOP_PAUSE ? gap_mismatches(&r) : mismatches(&r);
+	if (!ret && c->mode == LOOP_SLEEP && !r.slept) {
+		snprintf(r.why, sizeof(r.why), "the signal came back before the sleep");
+		ret = -1;
+	} else if (!ret) {
+		ret = c->mode == LOOP_PAUSE ? gap_mismatches(&r, 1) :
+		      c->mode == LOOP_SLEEP ? gap_mismatches(&r, 0) : mismatches(&r);
+	}
 	snprintf(why, whylen, "%s", r.why);
 	loop_end(&r);
 	return ret;
@@ -474,6 +537,8 @@ static void case_name(const struct loop_case *c, char *name, size_t len)
 	else if (c->mode == LOOP_PAUSE)
 		snprintf(name + n, len - n, ", playback paused %u ms and released, loops back with one frame-aligned gap of silence and no sample lost or repeated",
 			 PAUSE_MS);
+	else if (c->mode == LOOP_SLEEP)
+		snprintf(name + n, len - n, ", both streams suspended by a system sleep and resumed, loops back with no sample lost or repeated");
 	else
 		snprintf(name + n, len - n, " in %u x %u-frame periods loops back bit-exact",
 			 c->periods, c->period);
@@ -579,6 +644,71 @@ static void case_capture_outlives_playback(int card)
 }
 
 /*
+ * Move frames of @p (a buffer of @buf, whole) for up to @seconds; the
+ * frames moved, or -errno of the first error other than EAGAIN.
+ */
+static long xfer_for(struct vloop_pcm *p, uint8_t *buf, double seconds)
+{
+	double end = lab_now() + seconds;
+	long n, total = 0;
+
+	while (lab_now() < end) {
+		n = vloop_pcm_xfer(p, buf, p->buffer);
+		if (n > 0)
+			total += n;
+		else if (n != -EAGAIN)
+			return n;
+		lab_sleep_ms(5);
+	}
+	return total;
+}
+
+/*
+ * An xrun and a restart, as an application that fell behind goes through
+ * them: a stream not served for three buffer lengths stops in
+ * SNDRV_PCM_STATE_XRUN and its next transfer fails with EPIPE; prepared
+ * and started again it moves frames at its rate. Fails if the DMA
+ * position stops being reported (no xrun is ever detected) or a restart
+ * leaves the channel stopped (nothing moves after it).
+ */
+static void xrun_restart(int card, int stream, const char *name)
+{
+	struct vloop_pcm p = { .fd = -1 };
+	struct snd_pcm_status st = { .state = -1 };
+	long first = -1, after = -1;
+	uint8_t *buf = NULL;
+	int ret = card < 0 ? -ENODEV : vloop_pcm_open(&p, card, stream, 1);
+
+	if (!ret)
+		ret = vloop_pcm_setup(&p, SNDRV_PCM_FORMAT_S16_LE, 2, 48000, 1024, 4);
+	if (!ret && !(buf = calloc(p.buffer, p.frame_bytes)))
+		ret = -ENOMEM;
+	if (!ret && stream == SNDRV_PCM_STREAM_PLAYBACK)
+		ret = vloop_pcm_xfer(&p, buf, p.buffer) < 0 ? -EIO : 0;
+	if (!ret)
+		ret = vloop_pcm_ioctl(&p, SNDRV_PCM_IOCTL_START);
+	if (!ret) {
+		lab_sleep_ms(3 * 1000 * p.buffer / p.rate);
+		vloop_pcm_status(&p, &st);
+		first = vloop_pcm_xfer(&p, buf, p.buffer);
+		ret = vloop_pcm_ioctl(&p, SNDRV_PCM_IOCTL_PREPARE);
+	}
+	if (!ret && stream == SNDRV_PCM_STREAM_PLAYBACK)
+		ret = vloop_pcm_xfer(&p, buf, p.buffer) < 0 ? -EIO : 0;
+	if (!ret)
+		ret = vloop_pcm_ioctl(&p, SNDRV_PCM_IOCTL_START);
+	if (!ret)
+		after = xfer_for(&p, buf, 0.5);
+	ktap_diag("%s: state %d after 3 buffers unserved (XRUN is %d), next transfer %ld, restart %d, then %ld frames in 0.5 s",
+		  name, st.state, SNDRV_PCM_STATE_XRUN, first, ret, after);
+	free(buf);
+	vloop_pcm_close(&p);
+	ktap_result(!ret && st.state == SNDRV_PCM_STATE_XRUN && first == -EPIPE &&
+		    after >= 48000 / 4, name);
+}
+
+
+/*
  * Neither 6.12's derived description nor ours sets
  * SNDRV_PCM_INFO_NONINTERLEAVED, so the core offers no non-interleaved
  * access and no bit-exact loopback in it can pass on either kernel: the
@@ -613,7 +743,7 @@ int main(void)
 	int i;
 
 	lab_watchdog(600);
-	ktap_begin("dmaengine-pcm-loopback", ncases + 5);
+	ktap_begin("dmaengine-pcm-loopback", ncases + 6);
 	lab_sh(NULL, 0, "modprobe vdma && modprobe vi2s");
 	id = vloop_bind("vloop", &card);
 	if (card < 0)
@@ -625,6 +755,9 @@ int main(void)
 		case_loopback(card, &cases[i]);
 	case_receiver_recorded_the_playback(card);
 	case_capture_outlives_playback(card);
+	/* The playback's underrun: dmaengine-pcm-controls. */
+	xrun_restart(card, SNDRV_PCM_STREAM_CAPTURE,
+		     "a capture not read for three buffers overruns with EPIPE, and captures again once prepared and restarted");
 	case_noninterleaved_refused(card);
 
 	vloop_unbind(id);
