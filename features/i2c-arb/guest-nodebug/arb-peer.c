@@ -11,8 +11,12 @@
  *
  * One shared run: the peer saturates the bus (gap 0, cell PEER_CELL) while
  * one thread of ours writes and reads back its own EEPROM bytes through the
- * arbitrator for RUN_S seconds. Then the peer is unloaded in the middle of a
- * second run, and our side must still transfer.
+ * arbitrator for RUN_S seconds; then a run where the peer pauses DUTY_GAP_US
+ * between its claims, as a busy EC would. On ours both runs are repeated with
+ * seed_rounds 1 (claims as the seed and 6.12 make them): what our fairness
+ * rules cost or give each side against a peer that does not follow them.
+ * Then the peer is unloaded in the middle of a last run, and our side must
+ * still transfer.
  */
 #include "../guest/arb-lib.h"
 
@@ -25,8 +29,9 @@
 #define RUN_S		10.0
 #define UNLOAD_AFTER_S	1.5
 #define AFTER_S		1.0
+#define DUTY_GAP_US	5000
 
-enum { C_BINDS, C_SAFE, C_PROGRESS, C_FAIR, C_WAITS, C_UNLOAD, C_CASES };
+enum { C_BINDS, C_SAFE, C_PROGRESS, C_FAIR, C_WAITS, C_DUTY, C_SEED, C_UNLOAD, C_CASES };
 
 static const char *const name[C_CASES] = {
 	"the peer overlay binds: our arbitrator has its child bus and the peer its debugfs folder",
@@ -34,6 +39,8 @@ static const char *const name[C_CASES] = {
 	"both sides make progress while sharing the bus: our transfers and the peer's are both more than zero",
 	"[extension] against the peer no claim of ours gives up with EBUSY that a stall does not explain, and the peer gives up none of its claims",
 	"the peer reports its claim waits (p50 <= p99 <= max) and both sides' waits are reported",
+	"with the peer pausing 5 ms between claims, nothing collides, no byte is corrupted and both sides progress",
+	"[extension] with seed_rounds 1 (6.12's claims) against the same peer, saturating or pausing 5 ms, nothing collides, both sides progress, and both modes' shares are reported",
 	"the peer unloaded in the middle of a run releases its claim wire, and our side still transfers afterwards",
 };
 
@@ -165,17 +172,18 @@ struct shared {
 	int cell;		/* the EEPROM byte the peer writes */
 };
 
-static void shared_run(struct shared *r, int bus)
+static void shared_run(struct shared *r, int bus, int gap_us)
 {
 	long long stalled0 = arb_counter_sum(&bus, 1, "timeouts_stalled");
 	unsigned char byte;
-	char cell[8];
+	char cell[8], gap[16];
 
 	memset(r, 0, sizeof(*r));
 	wsim_reset(SIM_DIR);
 	snprintf(cell, sizeof(cell), "%d", PEER_CELL);
 	peer_set("cell", cell);
-	peer_set("gap_us", "0");
+	snprintf(gap, sizeof(gap), "%d", gap_us);
+	peer_set("gap_us", gap);
 	peer_set("run", "1");
 	detect_start();
 	side_start(&r->ours, bus, RUN_S);
@@ -250,6 +258,67 @@ static void case_waits(const struct shared *r)
 		    p99 <= max, name[C_WAITS]);
 }
 
+/* One line of what a run gave each side. */
+static void run_diag(const char *what, const struct shared *r)
+{
+	long long p = peer_stat(r->peer, "transfers");
+
+	ktap_diag("%s: ours %ld transfers (%.0f/s), %ld EBUSY; the peer %lld (%.0f/s), %lld claim_timeouts, wait p50 %lld us, p99 %lld us, max %lld us; %lld collisions",
+		  what, r->ours.h.done, r->ours.h.done / RUN_S, r->ours.h.busy, p, p / RUN_S,
+		  peer_stat(r->peer, "claim_timeouts"), peer_stat(r->peer, "wait_ns_p50") / 1000,
+		  peer_stat(r->peer, "wait_ns_p99") / 1000, peer_stat(r->peer, "wait_ns_max") / 1000,
+		  r->coll);
+}
+
+/* Nothing collided or was corrupted, and both sides transferred. */
+static bool run_sound(const struct shared *r)
+{
+	return r->coll == 0 && r->ours.h.corrupted == 0 && r->ours.h.failed == r->ours.h.busy &&
+	       r->ours.h.done > 0 && peer_stat(r->peer, "transfers") > 0 &&
+	       peer_stat(r->peer, "transfer_errors") == 0;
+}
+
+static void case_duty(struct shared *r, int bus)
+{
+	shared_run(r, bus, DUTY_GAP_US);
+	run_diag("the peer pausing 5 ms", r);
+	ktap_result(run_sound(r), name[C_DUTY]);
+}
+
+/* seed_rounds of our arbitrator (child bus @bus): 0, or -errno. */
+static int seed_rounds(int bus, bool on)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/i2c/i2c-%d/seed_rounds", bus);
+	return lab_write(path, on ? "1" : "0");
+}
+
+/*
+ * The shared runs again with our fairness rules off. Nothing is asserted
+ * on the shares: they are what the README's table reports, ours with and
+ * without the rules, and 6.12's (the same suite on VARIANT=upstream).
+ */
+static void case_seed(const struct shared *sat, const struct shared *duty, int bus)
+{
+	static struct shared r0, r1;
+	int set;
+
+	if (!ktap_extension(name[C_SEED]))
+		return;
+	set = seed_rounds(bus, true);
+	if (!set) {
+		shared_run(&r0, bus, 0);
+		shared_run(&r1, bus, DUTY_GAP_US);
+	}
+	seed_rounds(bus, false);
+	run_diag("saturating, seed_rounds 0", sat);
+	run_diag("saturating, seed_rounds 1", &r0);
+	run_diag("pausing 5 ms, seed_rounds 0", duty);
+	run_diag("pausing 5 ms, seed_rounds 1", &r1);
+	ktap_result(!set && run_sound(&r0) && run_sound(&r1), name[C_SEED]);
+}
+
 static void case_unload(int bus)
 {
 	struct side during, after;
@@ -287,7 +356,7 @@ static void case_unload(int bus)
 
 int main(void)
 {
-	static struct shared r;
+	static struct shared r, duty;
 	int bus = -1, c;
 	bool up;
 
@@ -303,11 +372,13 @@ int main(void)
 			lab_overlay_remove(overlay_id);
 		return ktap_end();
 	}
-	shared_run(&r, bus);
+	shared_run(&r, bus, 0);
 	case_safe(&r);
 	case_progress(&r);
 	case_fair(&r);
 	case_waits(&r);
+	case_duty(&duty, bus);
+	case_seed(&r, &duty, bus);
 	case_unload(bus);
 	lab_overlay_remove(overlay_id);
 	return ktap_end();

@@ -25,6 +25,12 @@ acquisition, while the claim waited (what arb-stress checks in the guest);
 "most by one" is the largest number of acquisitions by one other master
 during one wait.
 
+A second table pairs one master of each rule set with a peer that runs the
+seed's protocol with the ChromeOS EC's timings (wait-free 100 ms), looks
+on time (LATE 20 us: its own processor) and claims again at once or after
+a pause (fixtures/i2c-wire-sim/i2c-arb-peer.c in the guest): what each
+side gets of the bus when the other master does not follow our rules.
+
 Usage: arb_sim.py [seconds]   (simulated seconds per row, 20)
 """
 import bisect
@@ -45,7 +51,7 @@ class Master:
         self.ebusy = 0
 
 
-def master(m, ms, clock, T, rules, late):
+def master(m, ms, clock, T, rules, late, free_us=W, gap=GAP):
     """The claim/transfer loop of one master, yielding what it does next:
     ('sleep', us), or ('busy', us) on its CPU."""
     def others():
@@ -59,7 +65,7 @@ def master(m, ms, clock, T, rules, late):
 
     while True:
         start = clock[0]
-        deadline = start + W
+        deadline = start + free_us
         if rules != 'seed' and m.released is not None:
             # hold-off: 2S + P at least, the pass, then while others claim
             least = m.released + 2 * S + P
@@ -67,7 +73,7 @@ def master(m, ms, clock, T, rules, late):
             if clock[0] < least:
                 yield sleep(least - clock[0])
             if rules == 'ours' and m.seen is not None and \
-               clock[0] - m.seen < W:
+               clock[0] - m.seen < free_us:
                 end = min(m.released + R, deadline)
                 while clock[0] < end and not others():
                     yield sleep(P)
@@ -104,14 +110,18 @@ def master(m, ms, clock, T, rules, late):
             m.ebusy += 1
         m.claim = False
         m.released = clock[0]
-        yield ('busy', S + GAP)
+        yield ('busy', S + gap)
 
 
-def simulate(n, T, seconds, rules, late, shared=False, rng_seed=1):
+def simulate(n, T, seconds, rules, late, shared=False, rng_seed=1, peer_gap=None):
+    """With peer_gap, the last master is the EC-like peer (seed rules,
+    wait-free 100 ms, late 20 us) pausing peer_gap us between claims."""
     random.seed(rng_seed)
     ms = [Master() for _ in range(n)]
     clock = [0.0]
     gens = [master(m, ms, clock, T, rules, late) for m in ms]
+    if peer_gap is not None:
+        gens[-1] = master(ms[-1], ms, clock, T, 'seed', 20, 100000, peer_gap)
     cpu = [i % 2 if shared else i for i in range(n)]
     free = [0.0] * n			# when each CPU is free again
     q = [(random.uniform(0, 100), i) for i in range(n)]
@@ -175,5 +185,20 @@ def main():
                 max(max(w) for w in waits if w) / 1e3))
 
 
+def peer_table(seconds):
+    print()
+    print("| peer's pause (us) | our rules | ours/s | peer/s | our EBUSY | peer's timeouts | peer wait p99 / max (ms) |")
+    print("|---|---|---|---|---|---|---|")
+    for gap in (5, 5000):
+        for rules in ('seed', 'no pass', 'ours'):
+            ms = simulate(2, 1000, seconds, rules, 150, peer_gap=gap)
+            w = [[c[1] - c[0] for c in m.claims] for m in ms]
+            print("| %d | %s | %.0f | %.0f | %d | %d | %.1f / %.1f |" % (
+                gap, rules, len(w[0]) / seconds, len(w[1]) / seconds,
+                ms[0].ebusy, ms[1].ebusy, pct(w[1], 99) / 1e3,
+                max(w[1] or [0]) / 1e3))
+
+
 if __name__ == "__main__":
     main()
+    peer_table(float(sys.argv[1]) if len(sys.argv) > 1 else 20)
