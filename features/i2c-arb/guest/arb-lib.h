@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 
 #include "i2c-wire-sim/wire-sim-guest.h"
+#include "lab-stall.h"
 
 #define ARB_MAX		3
 /*
@@ -232,30 +233,23 @@ static volatile int arb_detecting;
 static bool arb_stall_watch = true;	/* the benchmark turns it off */
 static pthread_mutex_t arb_stall_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* lab_stall_watch()'s note: gaps over ARB_STALL_MS are kept. */
+static inline void arb_note_stall(double now, double gap)
+{
+	if (gap <= ARB_STALL_MS)
+		return;
+	pthread_mutex_lock(&arb_stall_lock);
+	if (gap > arb_stall_max_ms)
+		arb_stall_max_ms = gap;
+	if (arb_nstalls < ARB_STALLS_MAX)
+		arb_stalls[arb_nstalls++] = (struct arb_stall){ now, gap };
+	pthread_mutex_unlock(&arb_stall_lock);
+}
+
+/* The detector thread of CPU @arg (a long). */
 static inline void *arb_detector(void *arg)
 {
-	struct sched_param sp = { .sched_priority = 50 };
-	struct timespec ms1 = { 0, 1000000 };
-	double last, now, gap;
-	cpu_set_t cpus;
-
-	CPU_ZERO(&cpus);
-	CPU_SET((long)arg, &cpus);
-	sched_setaffinity(0, sizeof(cpus), &cpus);
-	sched_setscheduler(0, SCHED_FIFO, &sp);
-	for (last = lab_now(); arb_detecting; last = now) {
-		nanosleep(&ms1, NULL);
-		now = lab_now();
-		gap = (now - last) * 1e3 - 1;
-		if (gap <= ARB_STALL_MS)
-			continue;
-		pthread_mutex_lock(&arb_stall_lock);
-		if (gap > arb_stall_max_ms)
-			arb_stall_max_ms = gap;
-		if (arb_nstalls < ARB_STALLS_MAX)
-			arb_stalls[arb_nstalls++] = (struct arb_stall){ now, gap };
-		pthread_mutex_unlock(&arb_stall_lock);
-	}
+	lab_stall_watch((long)arg, &arb_detecting, arb_note_stall);
 	return NULL;
 }
 

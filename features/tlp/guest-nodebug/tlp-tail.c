@@ -12,6 +12,7 @@
  * be absent, so that the extension case cannot pass without it.
  */
 #include "tlpnet.h"
+#include "lab-stall.h"
 
 #define NSEG 10
 #define CASES 20
@@ -272,26 +273,18 @@ static volatile int ka_watching;
 static double ka_round_ms;	/* the longest gap in this round, ms */
 static pthread_mutex_t ka_lock = PTHREAD_MUTEX_INITIALIZER;
 
+static void ka_note(double now, double gap)
+{
+	(void)now;
+	pthread_mutex_lock(&ka_lock);
+	if (gap > ka_round_ms)
+		ka_round_ms = gap;
+	pthread_mutex_unlock(&ka_lock);
+}
+
 static void *ka_detector(void *arg)
 {
-	struct sched_param sp = { .sched_priority = 50 };
-	struct timespec ms1 = { 0, 1000000 };
-	double last, now, gap;
-	cpu_set_t cpus;
-
-	CPU_ZERO(&cpus);
-	CPU_SET((long)arg, &cpus);
-	sched_setaffinity(0, sizeof(cpus), &cpus);
-	sched_setscheduler(0, SCHED_FIFO, &sp);
-	for (last = lab_now(); ka_watching; last = now) {
-		nanosleep(&ms1, NULL);
-		now = lab_now();
-		gap = (now - last) * 1e3 - 1;
-		pthread_mutex_lock(&ka_lock);
-		if (gap > ka_round_ms)
-			ka_round_ms = gap;
-		pthread_mutex_unlock(&ka_lock);
-	}
+	lab_stall_watch((long)arg, &ka_watching, ka_note);
 	return NULL;
 }
 
