@@ -288,6 +288,28 @@ static void *ka_detector(void *arg)
 	return NULL;
 }
 
+/*
+ * One watcher per CPU of the guest (two) until ka_watch_stop(); returns
+ * how many started.
+ */
+static int ka_watch_start(pthread_t det[2])
+{
+	long c;
+
+	ka_watching = 1;
+	for (c = 0; c < 2; c++)
+		if (pthread_create(&det[c], NULL, ka_detector, (void *)c))
+			break;
+	return c;
+}
+
+static void ka_watch_stop(pthread_t det[2], int started)
+{
+	ka_watching = 0;
+	while (started--)
+		pthread_join(det[started], NULL);
+}
+
 /* The longest gap since the last call, and start a new round. */
 static double ka_round_stall(void)
 {
@@ -321,12 +343,10 @@ static void keepalive(int family, struct ka_run *r)
 	int fd = tlp_connect(family, NULL, 0), i;
 	pthread_t det[2];
 	double ms;
-	long c;
+	int watchers;
 
 	memset(r, 0, sizeof(*r));
-	ka_watching = 1;
-	for (c = 0; c < 2; c++)
-		pthread_create(&det[c], NULL, ka_detector, (void *)c);
+	watchers = ka_watch_start(det);
 	for (i = 0; fd >= 0 && i < KA_ROUNDS; i++) {
 		before = tlp_counters();
 		ka_round_stall();
@@ -346,9 +366,7 @@ static void keepalive(int family, struct ka_run *r)
 		}
 		ka_add(&r->d, &d);
 	}
-	ka_watching = 0;
-	for (c = 0; c < 2; c++)
-		pthread_join(det[c], NULL);
+	ka_watch_stop(det, watchers);
 	if (fd >= 0)
 		tlp_hangup(fd);
 }
@@ -418,52 +436,72 @@ static void case_repaired_single_loss(void)
 }
 
 /*
- * The probe's SACK comes back 10% faster than min_rtt: the ACK path's delay
- * drops from 50 to 40 ms once the first segments have arrived (RTT 100 ms,
+ * The probe's SACK comes back 20% faster than min_rtt: the ACK path's delay
+ * drops from 50 to 30 ms once the first segments have arrived (RTT 100 ms,
  * the last 2 of 10 segments lost). RACK takes a retransmission's SACK
  * faster than min_rtt for the original's and ignores it, so 6.12 (and ours
  * with tcp_tlp_trust_probe_sack 0) waits for the RTO every time; with it
- * on, the SACK starts fast recovery and no RTO follows.
+ * on (trusted from 3/4 min_rtt), the SACK starts fast recovery and no RTO
+ * follows.
+ *
+ * A vCPU stall can only make the SACK later, and a late enough one is no
+ * longer faster than min_rtt. With 10 ms of margin (40 ms ACK path), one CI
+ * run saw 6.12 skip the RTO in one transaction of four, and stalls of 10 to
+ * 13 ms are common under TCG; so the margin is 20 ms, a transaction that
+ * behaved otherwise during a stall of FPS_STALL_MS or more is reported and
+ * not counted, and three of the four must count.
  */
+#define FPS_STALL_MS	20.0
+
 static void case_fast_probe_sack(bool on)
 {
 	const char *name = on ?
-		"[extension] tcp_tlp_trust_probe_sack 1: a probe SACK 10% faster than min_rtt starts fast recovery, no RTO (IPv4, RTT 100 ms)" :
-		"tcp_tlp_trust_probe_sack 0 (6.12): a probe SACK 10% faster than min_rtt is ignored as ambiguous and every transaction waits for the RTO (IPv4, RTT 100 ms)";
+		"[extension] tcp_tlp_trust_probe_sack 1: a probe SACK 20% faster than min_rtt starts fast recovery, no RTO (IPv4, RTT 100 ms)" :
+		"tcp_tlp_trust_probe_sack 0 (6.12): a probe SACK 20% faster than min_rtt is ignored as ambiguous and every transaction waits for the RTO (IPv4, RTT 100 ms)";
 	struct tlp_request rq = tail_loss(2);
-	int i, n = 4, done = 0, rtos = 0, probes = 0;
+	int i, n = 4, done = 0, good = 0, stalled = 0, watchers;
+	pthread_t det[2];
 	uint32_t len;
+	double ms;
 
 	if (on && !ktap_extension(name))
 		return;
 	set_ours("tcp_tlp_trust_probe_sack", on ? "1" : "0");
 	tlp_set_delay(50);
+	watchers = ka_watch_start(det);
 	for (i = 0; i < n; i++) {
 		struct tlp_counters before = tlp_counters(), d;
 		int fd = tlp_connect(AF_INET, NULL, 0);
 		char *rest = malloc(NSEG * 1500);
-		bool ok;
+		bool ok, right;
 
+		ka_round_stall();
 		ok = fd >= 0 && rest && write(fd, &rq, sizeof(rq)) == sizeof(rq) &&
 		     !tlp_read_full(fd, &len, 4) && len > 4 && len <= NSEG * 1500;
 		/* Let the ACKs of the first segments leave at 50 ms first. */
 		usleep(20000);
-		ok = ok && !tlp_set_dir_delay("r1", 40) &&
+		ok = ok && !tlp_set_dir_delay("r1", 30) &&
 		     !tlp_read_full(fd, rest, len - 4);
 		d = tlp_delta(before, tlp_counters());
+		ms = ka_round_stall();
 		tlp_set_dir_delay("r1", 50);
 		if (fd >= 0)
 			tlp_hangup(fd);
 		free(rest);
+		right = d.probes == 1 && (d.timeouts > 0) == !on;
 		done += ok;
-		rtos += d.timeouts > 0;
-		probes += d.probes == 1;
+		good += ok && right;
+		if (ok && !right && ms >= FPS_STALL_MS)
+			stalled++;
+		ktap_diag("transaction %d: probes %ld timeouts %ld, longest vCPU stall %.1f ms",
+			  i, d.probes, d.timeouts, ms);
 	}
+	ka_watch_stop(det, watchers);
 	tlp_set_delay(10);
 	set_ours("tcp_tlp_trust_probe_sack", "0");
-	ktap_diag("%d of %d done, %d with one probe, %d with an RTO", done, n,
-		  probes, rtos);
-	ktap_result(done == n && probes == n && rtos == (on ? 0 : n), name);
+	ktap_diag("%d of %d done, %d as expected, %d otherwise during a stall of %.0f ms or more",
+		  done, n, good, stalled, FPS_STALL_MS);
+	ktap_result(done == n && good + stalled == n && good >= n - 1, name);
 }
 
 /* Probe events in the trace buffer: all, retransmissions, from @sport. */
