@@ -17,7 +17,7 @@ export LAB_WORK
 export LAB_FEATURES
 export SUITE
 
-.PHONY: help inputs deps tree series refresh config kernel initramfs test run shell bench check clean distclean
+.PHONY: help inputs deps tree series refresh config kernel initramfs test run shell bench check kunit clean distclean
 
 # Every target checks its inputs (VARIANT, FLAVOR, ONLY, LAB_*) before it
 # installs, extracts or builds anything.
@@ -69,6 +69,9 @@ bench: deps
 
 check: series
 	@$(LAB)/check.sh
+
+kunit: deps
+	@$(LAB)/kunit.sh
 
 clean: inputs
 	@$(LAB)/clean.sh clean

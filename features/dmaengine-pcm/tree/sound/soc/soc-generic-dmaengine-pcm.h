@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0+ */
 /*
  * The generic dmaengine PCM's internal helpers that its KUnit suite
- * (soc-generic-dmaengine-pcm-test.c, a module of its own) calls. They are
- * static unless KUnit is built, and then exported only to the
- * EXPORTED_FOR_KUNIT_TESTING namespace.
+ * (tests/snd_soc_generic_dmaengine_pcm_kunit.c, a module of its own)
+ * calls. They are static unless KUnit is built, and then exported only
+ * to the EXPORTED_FOR_KUNIT_TESTING namespace.
  */
 #ifndef __SOUND_SOC_GENERIC_DMAENGINE_PCM_H
 #define __SOUND_SOC_GENERIC_DMAENGINE_PCM_H

@@ -16,7 +16,7 @@
 #include <linux/i2c.h>
 #include <linux/ktime.h>
 
-#include "i2c-core.h"
+#include "../i2c-core.h"
 
 #define FRAME_CLOCKS	9	/* eight data bits and the acknowledge */
 #define HOLDS_FOREVER	-1

@@ -18,7 +18,7 @@
 #include <linux/platform_device.h>
 #include <linux/property.h>
 
-#include "i2c-arb-gpio-challenge.h"
+#include "../i2c-arb-gpio-challenge.h"
 
 #define FAKE_OTHERS	8
 #define FOREVER		U64_MAX

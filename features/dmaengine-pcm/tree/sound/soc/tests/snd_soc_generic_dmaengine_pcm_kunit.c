@@ -14,7 +14,7 @@
 #include <linux/of.h>
 #include <sound/dmaengine_pcm.h>
 
-#include "soc-generic-dmaengine-pcm.h"
+#include "../soc-generic-dmaengine-pcm.h"
 
 static const struct snd_dmaengine_pcm_config dmapcm_test_plain_config = {};
 

@@ -8,7 +8,7 @@
 #include <kunit/test.h>
 #include <net/tcp.h>
 
-#include "tcp_tlp.h"
+#include "../tcp_tlp.h"
 
 #define MSS 1448U
 #define RTO_MIN_US 200000U
