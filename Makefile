@@ -68,7 +68,7 @@ bench: deps
 	@$(LAB)/bench.sh
 
 check: series
-	@$(LAB)/check.sh
+	@$(LAB)/deps.sh $(LAB)/packages-check.txt && $(LAB)/check.sh
 
 kunit: deps
 	@$(LAB)/kunit.sh

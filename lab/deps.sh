@@ -1,10 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Install the Debian packages listed in lab/packages.txt that are missing.
-# Idempotent: when every package is present it only checks and returns.
+# Install the Debian packages listed in lab/packages.txt, the features'
+# packages files and the lists given as arguments (a target's own needs,
+# e.g. lab/packages-check.txt) that are missing. Idempotent: when every
+# package is present it only checks and returns.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-mapfile -t want < <(cat "$here/packages.txt" "$here"/../features/*/packages 2>/dev/null |
+for list in "$@"; do
+	[ -f "$list" ] || { echo "deps: ERROR: no package list $list" >&2; exit 1; }
+done
+mapfile -t want < <(cat "$here/packages.txt" "$here"/../features/*/packages "$@" 2>/dev/null |
 	grep -v '^\s*#' | awk 'NF{print $1}' | sort -u)
 missing=()
 for p in "${want[@]}"; do

@@ -63,6 +63,7 @@ lab_check_inputs() {
 	lab_check_words ONLY "${ONLY:-}" $(lab_known_features)
 	lab_check_words LAB_FEATURES "${LAB_FEATURES:-}" $(lab_known_features)
 	lab_check_words LAB_FIXTURES "${LAB_FIXTURES:-}" $(lab_known_fixtures)
+	lab_check_words LAB_CHECK_ARCHES "${LAB_CHECK_ARCHES:-}" x86_64 arm64 arm powerpc mips
 	if [ -n "${SUITE:-}" ] && ! [[ "$SUITE" =~ ^[A-Za-z0-9_.*?-]+$ ]]; then
 		die "SUITE='$SUITE': a suite name or glob (letters, digits, _ - . * ?)"
 	fi

@@ -120,28 +120,3 @@ export CCACHE_DIR=${CCACHE_DIR:-/var/tmp/kernel-lab-ccache}
 export CCACHE_BASEDIR=$LAB_WORK
 export CCACHE_NOHASHDIR=1
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
-
-# make check for a feature: each object of "$@" (in-tree users of the API
-# the feature replaces) is compiled as a single object with W=1 in the
-# ours build; one that fails there but compiles in the upstream build of
-# the same flavour broke the contract. One that fails on both needs what
-# this x86 config lacks (another architecture's headers, an option off)
-# and is listed as not applicable. Sets lab_users_built, lab_users_na and
-# lab_users_broken (arrays); $LAB_WORK/check-<name>.log has the last log.
-lab_check_users() {
-	local name=$1 o log=$LAB_WORK/check-$1.log
-	shift
-	lab_users_built=() lab_users_na=() lab_users_broken=()
-	[ -f "$LAB_WORK/build-ours-$FLAVOR/.config" ] && [ -f "$LAB_WORK/build-upstream-$FLAVOR/.config" ] ||
-		die "$name check: build the ours and upstream $FLAVOR kernels first (make test; make test VARIANT=upstream)"
-	for o in "$@"; do
-		if VARIANT=ours kmake W=1 "$o" >"$log" 2>&1; then
-			lab_users_built+=("$o")
-		elif VARIANT=upstream kmake W=1 "$o" >"$log.upstream" 2>&1; then
-			lab_users_broken+=("$o")
-			grep -E 'error' "$log" | head -n 5 >&2
-		else
-			lab_users_na+=("$o")
-		fi
-	done
-}
