@@ -172,15 +172,16 @@ check_users() {
 	}
 }
 
-# The users of feature $1 that built on no architecture: an entry that
-# cannot be checked here (say so, so that the list is kept honest).
+# The users of feature $1 that built on ours for no architecture: broken
+# ones (reported above) or entries that cannot be checked here (say so, so
+# that the list is kept honest).
 report_unbuilt() {
 	local f=$1 o none=()
 	for o in "${users[@]}"; do
 		[ -n "${built_on[$o]:-}" ] || none+=("$o")
 	done
 	say "$f: $((${#users[@]} - ${#none[@]})) of ${#users[@]} in-tree users build on at least one architecture"
-	[ ${#none[@]} -eq 0 ] || say "$f: build on none of them, on either kernel: ${none[*]}"
+	[ ${#none[@]} -eq 0 ] || say "$f: not built on ours for any architecture: ${none[*]}"
 }
 
 # Reads features/$1/users: an object a line, optionally followed by the
