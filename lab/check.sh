@@ -133,12 +133,30 @@ check_own() {
 		say "$f: its own files build for $arch with W=1 warnings ($log)"
 		return 1
 	fi
+	no_libgcc_calls "$f" "$arch" "${objs[@]}" || return 1
 	say "$f: ${#objs[@]} own objects build for $arch with W=1, no warning"
+}
+
+# A 64-bit division written with / or % compiles on a 32-bit architecture
+# into a call to libgcc's helper, which the kernel does not link: the
+# module then fails at modpost or load, which single objects never reach.
+# Such an undefined symbol in feature $1's objects for $2 is an error
+# (div_u64() and friends are the kernel's way).
+no_libgcc_calls() {
+	local f=$1 arch=$2 o calls bad=0
+	shift 2
+	for o in "$@"; do
+		calls=$("$(cross_prefix "$arch")nm" -u "$(check_dir "$arch")/$o" |
+			awk '$2 ~ /^__(aeabi_u?ldivmod|u?divdi3|u?moddi3)$/ { print $2 }' | xargs)
+		[ -z "$calls" ] || { say "$f: $o calls libgcc's $calls for $arch: use div_u64()/do_div()"; bad=1; }
+	done
+	return $bad
 }
 
 # Every in-tree user feature $1 lists (array users) that lives on $2
 # (user_arches), compiled for $2 on ours; one that fails there is tried on
-# upstream, and compiling there means ours broke it. Adds what built to
+# upstream, and compiling there means ours broke it, as does a libgcc call
+# on ours (an inline of ours divided 64 bits in it). Adds what built to
 # built_on[<object>].
 declare -A built_on user_arches
 check_users() {
@@ -150,8 +168,12 @@ check_users() {
 		[[ " ${user_arches[$o]} " == *" $arch "* ]] || continue
 		n=$((n + 1))
 		if VARIANT=ours amake "$arch" W=1 "$o" >"$one" 2>&1; then
-			built=$((built + 1))
-			built_on[$o]+=" $arch"
+			if no_libgcc_calls "$f" "$arch" "$o"; then
+				built=$((built + 1))
+				built_on[$o]+=" $arch"
+			else
+				broken+=("$o")
+			fi
 		else
 			VARIANT=upstream prepare_arch "$arch"
 			if VARIANT=upstream amake "$arch" W=1 "$o" >>"$log.upstream" 2>&1; then
