@@ -35,24 +35,7 @@ static struct result results[MAX_RESULTS];
 static int nresults, plan = -1;
 static bool saw_card, saw_system;
 
-static volatile int watching = 1;
 static double longest_stall_ms;
-static pthread_mutex_t stall_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static void note_stall(double now, double gap_ms)
-{
-	(void)now;
-	pthread_mutex_lock(&stall_lock);
-	if (gap_ms > longest_stall_ms)
-		longest_stall_ms = gap_ms;
-	pthread_mutex_unlock(&stall_lock);
-}
-
-static void *stall_watcher(void *cpu)
-{
-	lab_stall_watch((long)cpu, &watching, note_stall);
-	return NULL;
-}
 
 /* Messages pcm-test prints after a result belong to that result. */
 static void add_diag(const char *line)
@@ -100,20 +83,16 @@ static void parse_line(char *line)
 static int run_pcm_test(void)
 {
 	static char out[1 << 18];
-	long cpu, ncpus = sysconf(_SC_NPROCESSORS_ONLN);
-	pthread_t watcher[8];
+	struct lab_stall stall;
 	char *line, *save;
 	int rc;
 
 	if (chdir(PCM_TEST_DIR))
 		return -errno;
-	for (cpu = 0; cpu < ncpus && cpu < 8; cpu++)
-		if (pthread_create(&watcher[cpu], NULL, stall_watcher, (void *)cpu))
-			break;
+	lab_stall_start(&stall, NULL);
 	rc = lab_sh(out, sizeof(out), "./pcm-test 2>&1");
-	watching = 0;
-	while (cpu--)
-		pthread_join(watcher[cpu], NULL);
+	longest_stall_ms = lab_stall_take(&stall);
+	lab_stall_stop(&stall);
 	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 		parse_line(line);
 	return rc;

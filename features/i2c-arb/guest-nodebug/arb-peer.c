@@ -98,24 +98,18 @@ static void side_join(struct side *s)
 }
 
 /* The stall detector of arb-lib.h, one thread per CPU, as hammer_all() runs it. */
-static pthread_t detector[2];
+static struct lab_stall detector;
 
 static void detect_start(void)
 {
-	long c;
-
 	arb_nstalls = 0;
 	arb_stall_max_ms = 0;
-	arb_detecting = 1;
-	for (c = 0; c < 2; c++)
-		pthread_create(&detector[c], NULL, arb_detector, (void *)c);
+	lab_stall_start(&detector, arb_note_stall);
 }
 
 static void detect_stop(void)
 {
-	arb_detecting = 0;
-	pthread_join(detector[0], NULL);
-	pthread_join(detector[1], NULL);
+	lab_stall_stop(&detector);
 }
 
 static int peer_set(const char *file, const char *val)

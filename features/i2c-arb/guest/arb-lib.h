@@ -229,11 +229,10 @@ struct arb_stall {
 static struct arb_stall arb_stalls[ARB_STALLS_MAX];
 static int arb_nstalls;
 static double arb_stall_max_ms;
-static volatile int arb_detecting;
 static bool arb_stall_watch = true;	/* the benchmark turns it off */
 static pthread_mutex_t arb_stall_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* lab_stall_watch()'s note: gaps over ARB_STALL_MS are kept. */
+/* lab_stall_start()'s note: gaps over ARB_STALL_MS are kept. */
 static inline void arb_note_stall(double now, double gap)
 {
 	if (gap <= ARB_STALL_MS)
@@ -244,13 +243,6 @@ static inline void arb_note_stall(double now, double gap)
 	if (arb_nstalls < ARB_STALLS_MAX)
 		arb_stalls[arb_nstalls++] = (struct arb_stall){ now, gap };
 	pthread_mutex_unlock(&arb_stall_lock);
-}
-
-/* The detector thread of CPU @arg (a long). */
-static inline void *arb_detector(void *arg)
-{
-	lab_stall_watch((long)arg, &arb_detecting, arb_note_stall);
-	return NULL;
 }
 
 /* The longest stall that ended in the wait-free window before @t. */
@@ -364,17 +356,15 @@ static inline void hammer_all(struct hammer *h, int masters, const int *bus,
 			      long transfers, struct hammer *sum)
 {
 	pthread_t th[ARB_MAX];
+	struct lab_stall stall;
+	bool watching = arb_stall_watch;
 	int m;
-
-	pthread_t det[2];
-	long c;
 
 	memset(sum, 0, sizeof(*sum));
 	arb_nstalls = 0;
 	arb_stall_max_ms = 0;
-	arb_detecting = arb_stall_watch;
-	for (c = 0; arb_detecting && c < 2; c++)
-		pthread_create(&det[c], NULL, arb_detector, (void *)c);
+	if (watching)
+		lab_stall_start(&stall, arb_note_stall);
 	for (m = 0; m < masters; m++) {
 		memset(&h[m], 0, sizeof(h[m]));
 		h[m].bus = bus[m];
@@ -394,11 +384,8 @@ static inline void hammer_all(struct hammer *h, int masters, const int *bus,
 		if (!sum->first_errno)
 			sum->first_errno = h[m].first_errno;
 	}
-	if (arb_detecting) {
-		arb_detecting = 0;
-		for (c = 0; c < 2; c++)
-			pthread_join(det[c], NULL);
-	}
+	if (watching)
+		lab_stall_stop(&stall);
 }
 
 static inline void hammer_diag(const struct hammer *h, int masters)

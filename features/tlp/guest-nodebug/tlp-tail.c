@@ -269,58 +269,8 @@ struct ka_run {
 	struct tlp_counters d;	/* over all rounds */
 };
 
-static volatile int ka_watching;
-static double ka_round_ms;	/* the longest gap in this round, ms */
-static pthread_mutex_t ka_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static void ka_note(double now, double gap)
-{
-	(void)now;
-	pthread_mutex_lock(&ka_lock);
-	if (gap > ka_round_ms)
-		ka_round_ms = gap;
-	pthread_mutex_unlock(&ka_lock);
-}
-
-static void *ka_detector(void *arg)
-{
-	lab_stall_watch((long)arg, &ka_watching, ka_note);
-	return NULL;
-}
-
-/*
- * One watcher per CPU of the guest (two) until ka_watch_stop(); returns
- * how many started.
- */
-static int ka_watch_start(pthread_t det[2])
-{
-	long c;
-
-	ka_watching = 1;
-	for (c = 0; c < 2; c++)
-		if (pthread_create(&det[c], NULL, ka_detector, (void *)c))
-			break;
-	return c;
-}
-
-static void ka_watch_stop(pthread_t det[2], int started)
-{
-	ka_watching = 0;
-	while (started--)
-		pthread_join(det[started], NULL);
-}
-
-/* The longest gap since the last call, and start a new round. */
-static double ka_round_stall(void)
-{
-	double ms;
-
-	pthread_mutex_lock(&ka_lock);
-	ms = ka_round_ms;
-	ka_round_ms = 0;
-	pthread_mutex_unlock(&ka_lock);
-	return ms;
-}
+/* The keep-alive and fast-probe-SACK cases' watchers. */
+static struct lab_stall ka_stall;
 
 static bool ka_needless(const struct tlp_counters *d)
 {
@@ -341,21 +291,19 @@ static void keepalive(int family, struct ka_run *r)
 	static const uint32_t sizes[] = { 1, 2, 3, 11 };
 	struct tlp_counters before, d;
 	int fd = tlp_connect(family, NULL, 0), i;
-	pthread_t det[2];
 	double ms;
-	int watchers;
 
 	memset(r, 0, sizeof(*r));
-	watchers = ka_watch_start(det);
+	lab_stall_start(&ka_stall, NULL);
 	for (i = 0; fd >= 0 && i < KA_ROUNDS; i++) {
 		before = tlp_counters();
-		ka_round_stall();
+		lab_stall_take(&ka_stall);
 		if (!tlp_round(fd, tlp_drop(sizes[i % 4], 0, 0)))
 			break;
 		r->done++;
 		usleep(60000);
 		d = tlp_delta(before, tlp_counters());
-		ms = ka_round_stall();
+		ms = lab_stall_take(&ka_stall);
 		r->worst_ms = ms > r->worst_ms ? ms : r->worst_ms;
 		r->stalled += ms >= KA_STALL_MS;
 		if (ka_needless(&d)) {
@@ -366,7 +314,7 @@ static void keepalive(int family, struct ka_run *r)
 		}
 		ka_add(&r->d, &d);
 	}
-	ka_watch_stop(det, watchers);
+	lab_stall_stop(&ka_stall);
 	if (fd >= 0)
 		tlp_hangup(fd);
 }
@@ -459,8 +407,7 @@ static void case_fast_probe_sack(bool on)
 		"[extension] tcp_tlp_trust_probe_sack 1: a probe SACK 20% faster than min_rtt starts fast recovery, no RTO (IPv4, RTT 100 ms)" :
 		"tcp_tlp_trust_probe_sack 0 (6.12): a probe SACK 20% faster than min_rtt is ignored as ambiguous and every transaction waits for the RTO (IPv4, RTT 100 ms)";
 	struct tlp_request rq = tail_loss(2);
-	int i, n = 4, done = 0, good = 0, stalled = 0, watchers;
-	pthread_t det[2];
+	int i, n = 4, done = 0, good = 0, stalled = 0;
 	uint32_t len;
 	double ms;
 
@@ -468,14 +415,14 @@ static void case_fast_probe_sack(bool on)
 		return;
 	set_ours("tcp_tlp_trust_probe_sack", on ? "1" : "0");
 	tlp_set_delay(50);
-	watchers = ka_watch_start(det);
+	lab_stall_start(&ka_stall, NULL);
 	for (i = 0; i < n; i++) {
 		struct tlp_counters before = tlp_counters(), d;
 		int fd = tlp_connect(AF_INET, NULL, 0);
 		char *rest = malloc(NSEG * 1500);
 		bool ok, right;
 
-		ka_round_stall();
+		lab_stall_take(&ka_stall);
 		ok = fd >= 0 && rest && write(fd, &rq, sizeof(rq)) == sizeof(rq) &&
 		     !tlp_read_full(fd, &len, 4) && len > 4 && len <= NSEG * 1500;
 		/* Let the ACKs of the first segments leave at 50 ms first. */
@@ -483,7 +430,7 @@ static void case_fast_probe_sack(bool on)
 		ok = ok && !tlp_set_dir_delay("r1", 30) &&
 		     !tlp_read_full(fd, rest, len - 4);
 		d = tlp_delta(before, tlp_counters());
-		ms = ka_round_stall();
+		ms = lab_stall_take(&ka_stall);
 		tlp_set_dir_delay("r1", 50);
 		if (fd >= 0)
 			tlp_hangup(fd);
@@ -496,7 +443,7 @@ static void case_fast_probe_sack(bool on)
 		ktap_diag("transaction %d: probes %ld timeouts %ld, longest vCPU stall %.1f ms",
 			  i, d.probes, d.timeouts, ms);
 	}
-	ka_watch_stop(det, watchers);
+	lab_stall_stop(&ka_stall);
 	tlp_set_delay(10);
 	set_ours("tcp_tlp_trust_probe_sack", "0");
 	ktap_diag("%d of %d done, %d as expected, %d otherwise during a stall of %.0f ms or more",
