@@ -37,7 +37,7 @@ bench_output() {
 }
 
 for f in $(lab_features); do
-	[ -z "$ONLY" ] || [[ " $ONLY " == *" $f "* ]] || continue
+	lab_selected "$f" || continue
 	rep=$LAB_REPO/features/$f/bench/report
 	[ -x "$rep" ] || continue
 	tables=()

@@ -49,7 +49,7 @@ cross_prefix() {
 	arm) echo arm-linux-gnueabihf- ;;
 	powerpc) echo powerpc64-linux-gnu- ;;
 	mips) echo mips64-linux-gnuabi64- ;;
-	*) die "check: no compiler known for architecture '$1' (x86_64 arm64 arm powerpc mips)" ;;
+	*) die "check: no compiler known for architecture '$1' ($LAB_CHECK_KNOWN_ARCHES)" ;;
 	esac
 }
 
@@ -217,7 +217,8 @@ read_users() {
 		users+=("$o")
 		user_arches[$o]=${rest:-$ARCHES}
 		for a in ${user_arches[$o]}; do
-			lab_check_words "$list: $o" "$a" x86_64 arm64 arm powerpc mips
+			# shellcheck disable=SC2086 # one word per architecture
+			lab_check_words "$list: $o" "$a" $LAB_CHECK_KNOWN_ARCHES
 			[[ " $arches " == *" $a "* ]] || arches+=" $a"
 		done
 	done < <(sed 's/#.*//' "$list")
@@ -247,7 +248,7 @@ for arch in $ARCHES; do
 	prepare_arch "$arch"
 done
 for f in $(lab_series_features); do
-	[ -z "${ONLY:-}" ] || [[ " $ONLY " == *" $f "* ]] || continue
+	lab_selected "$f" || continue
 	check_feature "$f"
 done
 say "check: $([ $status = 0 ] && echo passed || echo FAILED) in $((SECONDS - t0)) s"

@@ -16,7 +16,7 @@ lab_lock
 
 configs=()
 for f in $(lab_series_features); do
-	[ -z "${ONLY:-}" ] || [[ " $ONLY " == *" $f "* ]] || continue
+	lab_selected "$f" || continue
 	while read -r dir; do
 		configs+=("--kunitconfig=$dir")
 	done < <(cd "$LAB_REPO/features/$f/tree" && find . -name .kunitconfig -printf '%h\n' | sed 's|^\./||' | sort)

@@ -39,6 +39,11 @@ lab_features() {
 	done
 }
 
+# Is feature $1 selected by ONLY (space separated; empty: all)?
+lab_selected() {
+	[ -z "${ONLY:-}" ] || [[ " $ONLY " == *" $1 "* ]]
+}
+
 # Fixtures built and packed: every folder of fixtures/, or those named in
 # LAB_FIXTURES (space separated) while one is being worked on.
 lab_fixture_selected() {

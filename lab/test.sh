@@ -10,7 +10,6 @@ asked_flavor=${FLAVOR:-}
 . "$(dirname "$0")/lib.sh"
 export ONLY=${ONLY:-}
 
-selected() { [ -z "$ONLY" ] || [[ " $ONLY " == *" $1 "* ]]; }
 # SUITE=<name or glob>: one suite (guest program or KUnit suite) again.
 # shellcheck disable=SC2053 # the glob is meant
 wanted() { [ -z "${SUITE:-}" ] || [[ "$1" == $SUITE ]]; }
@@ -27,7 +26,7 @@ python3 "$LAB_REPO/lab/judge_test.py" >"$LAB_WORK/judge_test.log" 2>&1 ||
 
 flavors=debug
 for f in $(lab_features); do
-	selected "$f" && compgen -G "$LAB_REPO/features/$f/guest-nodebug/*" >/dev/null &&
+	lab_selected "$f" && compgen -G "$LAB_REPO/features/$f/guest-nodebug/*" >/dev/null &&
 		flavors="debug nodebug" && break
 done
 # LAB_FLAVORS (or FLAVOR) narrows a working run to one kernel; CI sets neither.
@@ -39,7 +38,7 @@ for FLAVOR in $flavors; do
 	args=(--expect lab-smoke)
 	kunit=""
 	for f in $(lab_features); do
-		selected "$f" || continue
+		lab_selected "$f" || continue
 		dir=$LAB_REPO/features/$f
 		tests=$dir/guest
 		[ "$FLAVOR" = nodebug ] && tests=$dir/guest-nodebug
