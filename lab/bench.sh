@@ -36,6 +36,23 @@ bench_output() {
 			       $1 == "###" && $3 == f { on = 0 } on'
 }
 
+# Every benchmark program of feature $1 in boot $2 ended, with status 0.
+bench_ended() {
+	local bad
+	bad=$(tr -d '\r' <"$2/results.ktap" |
+		awk -v f="$1" '$1 == "###" && $3 == f && $5 == "begin" { open[$4] = 1 }
+			       $1 == "###" && $3 == f && $5 == "end" { delete open[$4]
+				       if ($7 != 0) print $4 " exited " $7 }
+			       END { for (p in open) print p " did not end" }')
+	[ -z "$bad" ] || die "$1 in $2: $bad"
+}
+
+# The share of boot sets in which the median of n boots lies between the
+# smallest and the largest value: 1 - 2 * 2^-n.
+coverage() {
+	awk -v n="$1" 'BEGIN { printf "%.1f%%", 100 * (1 - 2 * 2 ^ -n) }'
+}
+
 for f in $(lab_features); do
 	lab_selected "$f" || continue
 	rep=$LAB_REPO/features/$f/bench/report
@@ -43,12 +60,14 @@ for f in $(lab_features); do
 	tables=()
 	for i in $(seq "$boots"); do
 		for v in ours upstream; do
+			bench_ended "$f" "$runs/$v-$i"
 			bench_output "$f" "$runs/$v-$i" >"$runs/$f-$v-$i.out"
 		done
 		"$rep" "$runs/$f-ours-$i.out" "$runs/$f-upstream-$i.out" >"$runs/$f-table-$i.md" ||
 			die "$f: bench/report failed on boot pair $i"
 		tables+=("$runs/$f-table-$i.md")
 	done
-	echo "== $f: median [min-max] over $boots boots of each kernel =="
+	echo "== $f: median [min-max] over $boots boots of each kernel; [min-max] holds the" \
+		"true median with probability $(coverage "$boots") =="
 	"$LAB_REPO/lab/bench_table.py" "${tables[@]}" | tee "$runs/$f-table.md"
 done

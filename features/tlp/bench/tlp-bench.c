@@ -1,15 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tlp-bench: short transactions over the emulated path of tlpnet.h, TLP off
- * and on, with tail losses of K segments of a 10-segment response (K = 1,
- * 2, 3, the whole flight) and a seeded random-loss arm in which each segment
- * is dropped once with probability 1/20, the same drop sets in every arm.
- * Transactions overlap (WORKERS at a time, each a fresh connection), and
- * each arm's counters come from the server namespace.
+ * tlp-bench: TLP on the emulated path of tlpnet.h, one transaction at a
+ * time, on traffic where the probe helps and on traffic where it can hurt.
+ *
+ * Arms (each at RTT 10, 50 and 200 ms unless said):
+ *   tail2     a fresh connection, a 10-segment response, the last 2 lost once
+ *   random5   a fresh connection, a 10-segment response, each segment lost
+ *             once with probability 1/20 (seeded: the same drop sets in
+ *             every arm and every boot)
+ *   keepalive one connection, 48 request/response rounds of 1, 2, 3 and 11
+ *             segments with 60 ms between rounds, no loss: past quick-ACK a
+ *             Linux receiver delays its ACK of a lone segment, which is
+ *             where a probe can be needless (IPv6 too at RTT 10 ms)
+ *   jitter    random5 and keepalive with each packet's one-way delay spread
+ *             by +-5 ms (uniform), so packets reorder (RTT 50 ms)
+ *   nots      tail2 with TCP timestamps off (RTT 50 ms)
+ *
+ * Ours runs every arm with TLP off (tcp_early_retrans 0) and on (3, the
+ * default); 6.12 runs it on. Counters come from the server namespace: a
+ * transaction "hit an RTO" when TCPTimeouts grew across it; DSACKs
+ * (TCPDSACKRecv) count segments the receiver got twice: needless probes
+ * and spurious retransmissions.
  *
  * Output, one line per arm, read by bench/report on the host:
- *   arm <variant> <tlp on|off> <loss> n=.. rto=.. mean=.. p50=.. p99=..
- *       probes=.. outsegs=.. share=..
+ *   arm <ours|upstream> <on|off> <arm>/rtt<ms>[/...] n=.. failed=..
+ *       rto_txns=.. p50=.. p90=.. probes=.. dsacks=.. retrans=.. outsegs=..
  *
  * "tlp-bench demo" instead runs one transaction with the last 2 segments
  * lost, with and without TLP, and prints the time saved.
@@ -17,24 +32,17 @@
 #include "../guest-nodebug/tlpnet.h"
 
 #define NSEG 10
-#define TXNS 1000
-#define WORKERS 8
-#define RTT_MS 20
+#define TXNS 20			/* per fresh-connection arm */
+#define KA_ROUNDS 48
+#define KA_THINK_US 60000
+#define DEMO_RTT_MS 20
 #define RANDOM_SEED 20130311u
 
-struct bench {
-	const char *loss;
-	struct tlp_request (*rq)(unsigned int i);
-	pthread_mutex_t lock;
-	unsigned int next;
-	unsigned int failed;
-	double ms[TXNS];
-};
-
-static struct tlp_request tail_1(unsigned int i) { (void)i; return tlp_drop(NSEG, NSEG - 1, 1); }
-static struct tlp_request tail_2(unsigned int i) { (void)i; return tlp_drop(NSEG, NSEG - 2, 2); }
-static struct tlp_request tail_3(unsigned int i) { (void)i; return tlp_drop(NSEG, NSEG - 3, 3); }
-static struct tlp_request flight(unsigned int i) { (void)i; return tlp_drop(NSEG, 0, NSEG); }
+static struct tlp_request tail_2(unsigned int i)
+{
+	(void)i;
+	return tlp_drop(NSEG, NSEG - 2, 2);
+}
 
 /* Transaction i's drop set depends on i and the seed only. */
 static struct tlp_request random_5pct(unsigned int i)
@@ -53,77 +61,123 @@ static struct tlp_request random_5pct(unsigned int i)
 	return rq;
 }
 
-static void *bench_worker(void *arg)
+struct arm {
+	const char *name;
+	int rtt_ms, jitter_ms;
+	int family;
+	bool no_timestamps;
+	struct tlp_request (*rq)(unsigned int i);	/* NULL: keep-alive */
+};
+
+static const struct arm arms[] = {
+	{ "tail2/rtt10", 10, 0, AF_INET, false, tail_2 },
+	{ "random5/rtt10", 10, 0, AF_INET, false, random_5pct },
+	{ "keepalive/rtt10", 10, 0, AF_INET, false, NULL },
+	{ "keepalive6/rtt10", 10, 0, AF_INET6, false, NULL },
+	{ "tail2/rtt50", 50, 0, AF_INET, false, tail_2 },
+	{ "random5/rtt50", 50, 0, AF_INET, false, random_5pct },
+	{ "keepalive/rtt50", 50, 0, AF_INET, false, NULL },
+	{ "random5/rtt50/jitter5", 50, 5, AF_INET, false, random_5pct },
+	{ "keepalive/rtt50/jitter5", 50, 5, AF_INET, false, NULL },
+	{ "tail2/rtt50/nots", 50, 0, AF_INET, true, tail_2 },
+	{ "tail2/rtt200", 200, 0, AF_INET, false, tail_2 },
+	{ "random5/rtt200", 200, 0, AF_INET, false, random_5pct },
+	{ "keepalive/rtt200", 200, 0, AF_INET, false, NULL },
+};
+
+struct result {
+	int n, failed, rto_txns;
+	struct tlp_counters d;		/* summed over the arm */
+	double ms[KA_ROUNDS > TXNS ? KA_ROUNDS : TXNS];
+};
+
+static void add_counters(struct tlp_counters *sum, const struct tlp_counters *d)
 {
-	struct bench *b = arg;
+	sum->probes += d->probes;
+	sum->timeouts += d->timeouts;
+	sum->dsacks += d->dsacks;
+	sum->retrans += d->retrans;
+	sum->out += d->out;
+}
+
+static void run_fresh(const struct arm *a, struct result *r)
+{
 	unsigned int i;
 
-	for (;;) {
-		struct tlp_request rq;
-		double t0, ms;
-		bool ok;
-		int fd;
+	for (i = 0; i < TXNS; i++) {
+		struct tlp_txn t = tlp_transact(a->family, NULL, a->rq(i));
 
-		pthread_mutex_lock(&b->lock);
-		i = b->next < TXNS ? b->next++ : TXNS;
-		pthread_mutex_unlock(&b->lock);
-		if (i == TXNS)
-			return NULL;
-		rq = b->rq(i);
-		t0 = lab_now();
-		fd = tlp_connect(AF_INET, NULL, 0);
-		ok = fd >= 0 && write(fd, &rq, sizeof(rq)) == sizeof(rq) &&
-		     tlp_read_response(fd);
-		ms = (lab_now() - t0) * 1e3;
-		if (fd >= 0)
-			tlp_hangup(fd);
-		pthread_mutex_lock(&b->lock);
-		if (ok)
-			b->ms[i] = ms;
-		else
-			b->failed++, b->ms[i] = -1;
-		pthread_mutex_unlock(&b->lock);
+		if (!t.ok) {
+			r->failed++;
+			continue;
+		}
+		r->ms[r->n++] = t.ms;
+		r->rto_txns += t.d.timeouts > 0;
+		add_counters(&r->d, &t.d);
 	}
 }
 
-static int cmp_ms(const void *a, const void *b)
+/*
+ * Rounds on one connection; each round is timed from the request to the
+ * last byte of the response, and the counters are taken over the whole
+ * connection after a settling time in which a late probe would still fire.
+ */
+static void run_keepalive(const struct arm *a, struct result *r)
 {
-	double x = *(const double *)a, y = *(const double *)b;
+	static const uint32_t sizes[] = { 1, 2, 3, 11 };
+	int fd = tlp_connect(a->family, NULL, 0), i;
+	struct tlp_counters before = tlp_counters(), d;
 
-	return x < y ? -1 : x > y;
+	for (i = 0; fd >= 0 && i < KA_ROUNDS; i++) {
+		double t0 = lab_now();
+
+		if (!tlp_round(fd, tlp_drop(sizes[i % 4], 0, 0)))
+			break;
+		r->ms[r->n++] = (lab_now() - t0) * 1e3;
+		usleep(KA_THINK_US);
+	}
+	r->failed = KA_ROUNDS - r->n;
+	usleep((4 * a->rtt_ms + 300) * 1000);
+	d = tlp_delta(before, tlp_counters());
+	/*
+	 * A probe or RTO may fire after the next round has begun, so rounds
+	 * are not told apart: rto_txns counts the connection's RTOs.
+	 */
+	r->rto_txns = d.timeouts > 0 ? d.timeouts : 0;
+	add_counters(&r->d, &d);
+	if (fd >= 0)
+		tlp_hangup(fd);
 }
 
-static void run_bench(const char *tlp, const char *loss,
-		      struct tlp_request (*rq)(unsigned int))
+static double percentile(struct result *r, double p)
 {
-	static struct bench b;
-	struct tlp_counters before, d;
-	pthread_t w[WORKERS];
-	double sum = 0, *ok = b.ms;
-	int i, n = 0;
+	if (!r->n)
+		return 0;
+	qsort(r->ms, r->n, sizeof(double), tlp_cmp_double);
+	return r->ms[(int)(p * (r->n - 1) + 0.5)];
+}
 
-	memset(&b, 0, sizeof(b));
-	pthread_mutex_init(&b.lock, NULL);
-	b.loss = loss;
-	b.rq = rq;
+static bool run_arm(const struct arm *a, const char *tlp)
+{
+	const char *ts = a->no_timestamps ? "0" : "1";
+	struct result r = { 0 };
+
 	tlp_sysctl(ns_srv, "net/ipv4/tcp_early_retrans", strcmp(tlp, "on") ? "0" : "3");
-	before = tlp_counters();
-	for (i = 0; i < WORKERS; i++)
-		pthread_create(&w[i], NULL, bench_worker, &b);
-	for (i = 0; i < WORKERS; i++)
-		pthread_join(w[i], NULL);
-	usleep(500000);
-	d = tlp_delta(before, tlp_counters());
-	for (i = 0; i < TXNS; i++)
-		if (b.ms[i] >= 0)
-			ok[n++] = b.ms[i], sum += b.ms[i];
-	qsort(ok, n, sizeof(double), cmp_ms);
-	printf("arm %s %s %s n=%d failed=%u rto=%ld mean=%.1f p50=%.1f p99=%.1f probes=%ld outsegs=%ld share=%.4f\n",
-	       ktap_upstream() ? "upstream" : "ours", tlp, loss, n, b.failed,
-	       d.timeouts, n ? sum / n : 0, n ? ok[n / 2] : 0,
-	       n ? ok[(int)(0.99 * (n - 1))] : 0, d.probes, d.out,
-	       d.out > 0 ? (double)d.probes / d.out : 0);
-	fflush(stdout);
+	tlp_sysctl(ns_srv, "net/ipv4/tcp_timestamps", ts);
+	tlp_sysctl(ns_cli, "net/ipv4/tcp_timestamps", ts);
+	if (tlp_set_path(a->rtt_ms / 2, a->jitter_ms)) {
+		printf("tlp-bench: %s: cannot set the path\n", a->name);
+		return false;
+	}
+	if (a->rq)
+		run_fresh(a, &r);
+	else
+		run_keepalive(a, &r);
+	printf("arm %s %s %s n=%d failed=%d rto_txns=%d p50=%.1f p90=%.1f probes=%ld dsacks=%ld retrans=%ld outsegs=%ld\n",
+	       ktap_upstream() ? "upstream" : "ours", tlp, a->name, r.n, r.failed,
+	       r.rto_txns, percentile(&r, 0.5), percentile(&r, 0.9), r.d.probes,
+	       r.d.dsacks, r.d.retrans, r.d.out);
+	return true;
 }
 
 static double one_transaction(const char *early_retrans)
@@ -155,7 +209,7 @@ static int demo(void)
 	on = one_transaction("3");
 	c2 = tlp_counters();
 	printf("path: RTT %d ms (netem on the router), response of %d segments, the last 2 dropped once\n",
-	       RTT_MS, NSEG);
+	       DEMO_RTT_MS, NSEG);
 	printf("TLP off (tcp_early_retrans=0): %.1f ms, %ld RTO, %ld probes\n", off,
 	       tlp_delta(c0, c1).timeouts, tlp_delta(c0, c1).probes);
 	printf("TLP on  (tcp_early_retrans=3): %.1f ms, %ld RTO, %ld probes\n", on,
@@ -174,28 +228,22 @@ static int demo(void)
 
 int main(int argc, char **argv)
 {
-	static const struct {
-		const char *loss;
-		struct tlp_request (*rq)(unsigned int i);
-	} arms[] = {
-		{ "tail1", tail_1 }, { "tail2", tail_2 }, { "tail3", tail_3 },
-		{ "flight", flight }, { "random5", random_5pct },
-	};
 	unsigned int a;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (tlp_net_setup(RTT_MS / 2)) {
+	if (tlp_net_setup(DEMO_RTT_MS / 2)) {
 		printf("setup failed\n");
 		return 1;
 	}
 	if (argc > 1 && !strcmp(argv[1], "demo"))
 		return demo();
-	printf("# %d transactions per arm, %d at a time, RTT %d ms, %d-segment responses\n",
-	       TXNS, WORKERS, RTT_MS, NSEG);
+	printf("# one transaction at a time: %d fresh connections per loss arm, %d keep-alive rounds\n",
+	       TXNS, KA_ROUNDS);
 	for (a = 0; a < sizeof(arms) / sizeof(arms[0]); a++) {
-		if (!ktap_upstream())
-			run_bench("off", arms[a].loss, arms[a].rq);
-		run_bench("on", arms[a].loss, arms[a].rq);
+		if (!ktap_upstream() && !run_arm(&arms[a], "off"))
+			return 1;
+		if (!run_arm(&arms[a], "on"))
+			return 1;
 	}
 	return 0;
 }

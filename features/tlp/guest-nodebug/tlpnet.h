@@ -432,17 +432,29 @@ static inline int tlp_set_dir_delay(const char *dev, int delay_ms)
 		      dev, delay_ms);
 }
 
-static inline int tlp_set_delay(int delay_ms)
+/*
+ * Both directions delayed by delay_ms, each packet by up to jitter_ms more
+ * or less (uniform): netem sends in time order, so jitter reorders.
+ */
+static inline int tlp_set_path(int delay_ms, int jitter_ms)
 {
-	char b[256];
+	char b[256], d[32];
 
+	if (jitter_ms)
+		snprintf(d, sizeof(d), "%dms %dms", delay_ms, jitter_ms);
+	else
+		snprintf(d, sizeof(d), "%dms", delay_ms);
 	snprintf(b, sizeof(b),
-		 "qdisc replace dev r0 root netem delay %dms limit 100000\n"
-		 "qdisc replace dev r1 root netem delay %dms limit 100000\n",
-		 delay_ms, delay_ms);
+		 "qdisc replace dev r0 root netem delay %s limit 100000\n"
+		 "qdisc replace dev r1 root netem delay %s limit 100000\n", d, d);
 	if (tlp_write_tmp("/tmp/tlp-tc", b))
 		return -1;
 	return lab_sh(NULL, 0, "/usr/sbin/tc -n rtr -b /tmp/tlp-tc");
+}
+
+static inline int tlp_set_delay(int delay_ms)
+{
+	return tlp_set_path(delay_ms, 0);
 }
 
 static const char tlp_ip_root[] =
