@@ -260,8 +260,13 @@ TAINT_BITS = 'PFSRMBUDAWCIOELKXTN'
 ALLOWED_TAINT = {'O', 'E', 'N'}
 
 
-def taint_problems(trailer_and_stream):
-    """Each new taint bit but O, E, N, named after the suite it followed."""
+def taint_problems(trailer_and_stream, boot_suites=()):
+    """Each new taint bit but O, E, N, named after the suite it followed.
+
+    The built-in KUnit suites share one reading, taken after boot; a taint
+    found there also names the suites the console's reports came from
+    (boot_suites), since the kernel taints where it reports.
+    """
     problems, before, readings = [], 0, 0
     for line in trailer_and_stream:
         m = TAINT.match(line)
@@ -274,8 +279,12 @@ def taint_problems(trailer_and_stream):
                for b in range(value.bit_length()) if new >> b & 1]
         bad = [f for f in bad if f not in ALLOWED_TAINT]
         if bad:
+            where = ''
+            if readings == 1:       # the first reading is the boot's
+                where = (f'; console reports during boot came from {", ".join(boot_suites)}'
+                         if boot_suites else '; no console report during boot names a suite')
             problems.append(f'the kernel became tainted {"".join(bad)} (/proc/sys/kernel/tainted '
-                            f'{value}) during {suite}')
+                            f'{value}) during {suite}{where}')
         before = value
     if not readings:
         problems.append('the stream has no "# lab: taint" readings: nothing checked the taint flags')
@@ -336,18 +345,33 @@ REPORT_GAP = 20     # lines of other text that end a report without an end marke
 
 def splats(console):
     """One problem per kernel report, named after the suite that ran."""
-    found, suite, open_at, last, kind = [], 'boot', None, 0, ''
+    return [r for r, _, _ in reports(console)]
+
+
+def boot_suites(console):
+    """The suites (in order, once each) of the reports that came before /init."""
+    names = []
+    for _, suite, at_boot in reports(console):
+        if at_boot and suite not in names:
+            names.append(suite)
+    return names
+
+
+def reports(console):
+    """(problem, suite, at boot) for each kernel report on the console."""
+    found, suite, open_at, last, kind, at_boot = [], 'boot', None, 0, '', True
     for n, raw in enumerate(console, 1):
         line = STAMP.sub('', raw.rstrip())
         m = MARKER.search(line) or KUNIT_SUITE.match(line)
         if m:
             suite, open_at = m.group(1).strip(), None
+            at_boot = at_boot and not MARKER.search(line)
             continue
         m = KUNIT_SUITE_END.match(line)
         if m:
             suite = f'boot, after KUnit suite {m.group(2)}'
         elif line.startswith('Run /init as init process'):
-            suite = '/init, before the first guest suite'
+            suite, at_boot = '/init, before the first guest suite', False
         if open_at is not None and END_OF_REPORT.search(line):
             open_at = None
             continue
@@ -355,7 +379,8 @@ def splats(console):
             open_at = None
         for rx, what in SPLATS:
             if rx.search(line):
-                report = f'console line {n}: {what} during {suite}: {line.strip()}'
+                report = (f'console line {n}: {what} during {suite}: {line.strip()}', suite,
+                          at_boot)
                 if open_at is None:
                     found.append(report)
                     open_at, kind = n, what
@@ -446,10 +471,11 @@ def main(argv=None):
     if a.kunit != 'none':
         problems += compare(kunit_second_opinion(a.kunit, a.results), c,
                             not fails and not errors)
-    problems += taint_problems(l.rstrip() for l in stream)
+    console = lines_of(a.console)
+    problems += taint_problems((l.rstrip() for l in stream), boot_suites(console))
     if a.qemu_rc != 33:
         problems.append(QEMU_RC.get(a.qemu_rc, f'QEMU exited {a.qemu_rc}'))
-    problems += splats(lines_of(a.console))
+    problems += splats(console)
 
     for name, reason in absent:
         print(f'  skipped: {name}: {reason}')

@@ -233,7 +233,17 @@ class Taint(Verdicts):
 
     def test_a_taint_at_boot_fails(self):
         self.fails(GOOD.replace('taint 262144 after boot', 'taint 262272 after boot'),
-                   says='tainted D')
+                   says=['tainted D', 'no console report during boot names a suite'])
+
+    def test_a_taint_at_boot_names_the_kunit_suite_that_reported(self):
+        console = ('[    1.000000]     # Subtest: demo_suite\n'
+                   '[    1.100000] WARNING: CPU: 0 PID: 1 at lib/x.c:1 f+0x1/0x2\n'
+                   '[    1.200000] ---[ end trace 0000000000000000 ]---\n' + CONSOLE +
+                   '[    3.000000] lab: start guest-prog\n')
+        self.fails(GOOD.replace('taint 262144 after boot', 'taint 262656 after boot'),
+                   console=console,
+                   says='tainted W (/proc/sys/kernel/tainted 262656) during boot (the built-in '
+                        'KUnit suites ran then); console reports during boot came from demo_suite')
 
     def test_no_taint_reading_fails(self):
         self.fails(''.join(l for l in GOOD.splitlines(True) if 'lab: taint' not in l),

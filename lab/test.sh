@@ -10,9 +10,10 @@ asked_flavor=${FLAVOR:-}
 . "$(dirname "$0")/lib.sh"
 export ONLY=${ONLY:-}
 
-# SUITE=<name or glob>: one suite (guest program or KUnit suite) again.
+# SUITE=<name or glob>: one suite (guest program or KUnit suite) again;
+# SUITE=<suite>.<case> (globs too): one KUnit case, through kunit.filter_glob.
 # shellcheck disable=SC2053 # the glob is meant
-wanted() { [ -z "${SUITE:-}" ] || [[ "$1" == $SUITE ]]; }
+wanted() { [ -z "${SUITE:-}" ] || [[ "$1" == ${SUITE%%.*} ]]; }
 in_series() { [[ " $(lab_series_features | tr '\n' ' ') " == *" $1 "* ]]; }
 
 lab_work_init
@@ -20,9 +21,17 @@ lab_lock
 runs=$(lab_run_dir test)
 say "run folder: $runs"
 
-# The judge first: a judge that cannot fail would make every run green.
-python3 "$LAB_REPO/lab/judge_test.py" >"$LAB_WORK/judge_test.log" 2>&1 ||
-	{ cat "$LAB_WORK/judge_test.log"; die "the judge's own tests fail"; }
+# The judge's own tests, before the first verdict: a judge that cannot
+# fail would make every run green. They need the tree (kunit.py, the
+# second opinion), so they run after the first build; none may skip.
+judge_selftest() {
+	local log=$LAB_WORK/judge_test.log
+	[ -n "${judge_tested:-}" ] && return
+	LAB_WORK=$LAB_WORK python3 "$LAB_REPO/lab/judge_test.py" >"$log" 2>&1 ||
+		{ cat "$log"; die "the judge's own tests fail"; }
+	! grep -q 'skipped=' "$log" || { cat "$log"; die "the judge's own tests skipped some"; }
+	judge_tested=1
+}
 
 flavors=debug
 for f in $(lab_features); do
@@ -62,6 +71,7 @@ for FLAVOR in $flavors; do
 		continue
 	fi
 	"$LAB_REPO/lab/build.sh"
+	judge_selftest
 	"$LAB_REPO/lab/initramfs.sh"
 	run=$runs/$FLAVOR
 	t0=$(date +%s.%N)
