@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# make clean: the run outputs (out/ in the repository, runs/ in the work
+# make clean: the run outputs (runs/ and the exported series/ in the work
 # folder). make distclean: the whole work folder, only when it carries the
 # lab's mark, so a mistyped LAB_WORK never deletes someone else's files.
+# Nothing outside $LAB_WORK is ever deleted.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -19,11 +20,14 @@ remove() {
 
 case "${1:-}" in
 clean)
-	remove "$LAB_REPO/out"
-	if [ -d "$LAB_WORK/runs" ]; then remove "$LAB_WORK/runs"; fi
+	[ -e "$LAB_WORK" ] || exit 0
+	is_lab_work || die "$LAB_WORK is not a lab work folder (no $LAB_MARK in it); not deleting in it"
+	lab_lock
+	for d in runs series; do
+		if [ -d "$LAB_WORK/$d" ]; then remove "$LAB_WORK/$d"; fi
+	done
 	;;
 distclean)
-	remove "$LAB_REPO/out"
 	[ -e "$LAB_WORK" ] || exit 0
 	is_lab_work || die "$LAB_WORK is not a lab work folder (no $LAB_MARK in it); not deleting it"
 	lab_lock

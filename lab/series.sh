@@ -10,7 +10,7 @@
 #   series.sh refresh  write the commits of branch 'ours' back into features/
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-SERIES_DIR=${SERIES_DIR:-$LAB_REPO/out/series}
+SERIES_DIR=${SERIES_DIR:-$LAB_WORK/series}
 STAGE=$LAB_WORK/stage
 
 inputs_hash() {
@@ -59,6 +59,7 @@ check_trees() {
 	local t dirty head hash
 	for t in "$LAB_SRC" "$LAB_UPSTREAM"; do
 		[ -e "$t/.git" ] || continue
+		# Not untracked files: Debian's tree ignores every top-level path.
 		dirty=$(git -C "$t" status --porcelain --untracked-files=no | head -n 10)
 		[ -z "$dirty" ] && continue
 		[ "${LAB_USE_WORKTREE:-}" = 1 ] && { say "building $t with its uncommitted edits (LAB_USE_WORKTREE=1)"; continue; }
@@ -67,6 +68,7 @@ $dirty
   commit them on 'ours' and run 'make refresh', discard them (git -C $t checkout -f),
   or build them as they are with LAB_USE_WORKTREE=1"
 	done
+	check_upstream_head
 	# series.head: the head the last apply (or refresh) made, and the
 	# series.hash it made it for; a head recorded for another hash is
 	# stale (an older lab applied the series) and proves nothing.
@@ -77,6 +79,17 @@ $dirty
 	die "$LAB_SRC is at $(git -C "$LAB_SRC" log -1 --format='%h %s'), not the series applied from features/:
 $(git -C "$LAB_SRC" log --oneline "$head..HEAD" 2>/dev/null | head -n 5)
   write the commits back with 'make refresh', or build them as they are with LAB_USE_WORKTREE=1"
+}
+
+# The oracle is the pristine commit and nothing else.
+check_upstream_head() {
+	local head
+	[ -e "$LAB_UPSTREAM/.git" ] || return 0
+	head=$(git -C "$LAB_UPSTREAM" rev-parse HEAD)
+	[ "$head" = "$(git -C "$LAB_SRC" rev-parse pristine)" ] && return
+	[ "${LAB_USE_WORKTREE:-}" = 1 ] && { say "building $LAB_UPSTREAM at ${head:0:12}, not pristine (LAB_USE_WORKTREE=1)"; return; }
+	die "$LAB_UPSTREAM is at $(git -C "$LAB_UPSTREAM" log -1 --format='%h %s'), not the pristine 6.12 it must be:
+  put it back with 'git -C $LAB_UPSTREAM checkout -f --detach pristine', or build it as it is with LAB_USE_WORKTREE=1"
 }
 
 apply_series() {
