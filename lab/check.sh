@@ -19,7 +19,7 @@
 # prepared only when an object fails on ours.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-SERIES_DIR=${SERIES_DIR:-$LAB_REPO/out/series}
+SERIES_DIR=${SERIES_DIR:-$LAB_WORK/series}
 ARCHES=${LAB_CHECK_ARCHES:-x86_64 arm64 arm}
 status=0
 
@@ -161,12 +161,17 @@ no_libgcc_calls() {
 declare -A built_on user_arches
 check_users() {
 	local f=$1 arch=$2 o one log=$LAB_WORK/check-$1-users-$2.log built=0 n=0 na=() broken=()
+	local next=$((SECONDS + ${LAB_PROGRESS:-60}))
 	one=$(mktemp)
 	: >"$log"
 	VARIANT=ours prepare_arch "$arch"
 	for o in "${users[@]}"; do
 		[[ " ${user_arches[$o]} " == *" $arch "* ]] || continue
 		n=$((n + 1))
+		if ((SECONDS >= next)); then
+			say "... $f: $arch: user $n of ${#users[@]}, $built built so far, now $o"
+			next=$((SECONDS + ${LAB_PROGRESS:-60}))
+		fi
 		if VARIANT=ours amake "$arch" W=1 "$o" >"$one" 2>&1; then
 			if no_libgcc_calls "$f" "$arch" "$o"; then
 				built=$((built + 1))

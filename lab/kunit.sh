@@ -31,7 +31,20 @@ cmd=(python3 tools/testing/kunit/kunit.py run --arch=x86_64
 say "in $LAB_SRC: $(printf '%q ' "${cmd[@]}")"
 t0=$SECONDS
 cd "$LAB_SRC"
+# kunit.py says nothing while it builds (minutes when cold): its output
+# is shown as it comes, and a line every LAB_PROGRESS seconds counts the
+# objects built since it started.
+log=$LAB_WORK/kunit.log stamp=$LAB_WORK/kunit.stamp
+touch "$stamp"
+kunit_status() {
+	echo "kunit.py running, $(find "$LAB_WORK/build-kunit" -name '*.o' -newer "$stamp" 2>/dev/null | wc -l) objects built so far"
+}
+"${cmd[@]}" >"$log" 2>&1 &
+kpid=$!
+tail -n +1 -f --pid=$kpid "$log" &
+lab_progress $kpid "${LAB_PROGRESS:-60}" kunit_status
 status=0
-"${cmd[@]}" || status=$?
-say "kunit.py exit status $status after $((SECONDS - t0)) s"
+wait $kpid || status=$?
+wait
+say "kunit.py exit status $status after $((SECONDS - t0)) s (its output: $log)"
 exit $status

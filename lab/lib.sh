@@ -105,14 +105,17 @@ lab_run_dir() {
 }
 
 # Print a progress line every $2 seconds while process $1 runs: the
-# elapsed time and what function $3 says is going on.
+# elapsed time and what function $3 says is going on. A deadline, not the
+# elapsed time modulo $2: a loop turn that takes over a second must not
+# skip a line.
 lab_progress() {
-	local pid=$1 every=$2 what=$3 t0=$SECONDS
+	local pid=$1 every=$2 what=$3 t0=$SECONDS next=$((SECONDS + $2))
 	while kill -0 "$pid" 2>/dev/null; do
 		sleep 1
-		if [ $(((SECONDS - t0) % every)) = 0 ] && kill -0 "$pid" 2>/dev/null; then
-			say "... $((SECONDS - t0)) s: $("$what" 2>/dev/null)"
-		fi
+		((SECONDS >= next)) || continue
+		kill -0 "$pid" 2>/dev/null || break
+		say "... $((SECONDS - t0)) s: $("$what" 2>/dev/null)"
+		while ((next <= SECONDS)); do next=$((next + every)); done
 	done
 }
 

@@ -15,12 +15,13 @@ mode=run
 run=$(lab_run_dir "$mode")/$FLAVOR
 "$LAB_REPO/lab/boot.sh" "$mode" "$run" || exit 2
 console=$(tr -d '\r' <"$run/console.log")
+where="console: $run/console.log; QEMU: $run/qemu.sh"
 if [ "$mode" = cmd ]; then
 	rc=$(sed -n 's/^lab: command exit status \([0-9]*\)$/\1/p' <<<"$console" | tail -n 1)
-	[ -n "$rc" ] || die "the guest did not report the command's exit status (console: $run/console.log)"
+	[ -n "$rc" ] || die "the guest did not report the command's exit status ($where)"
 	exit "$rc"
 fi
 summary=$(grep -E '^=== demos: [0-9]+ passed, [0-9]+ failed ===$' <<<"$console" | tail -n 1)
-[ -n "$summary" ] || die "the guest did not finish the demos (console: $run/console.log)"
-[[ "$summary" != "=== demos: 0 passed,"* ]] || die "no demo ran (console: $run/console.log)"
-[[ "$summary" == *" 0 failed ==="* ]] || die "a demo failed: ${summary//=/} (console: $run/console.log)"
+[ -n "$summary" ] || die "the guest did not finish the demos ($where)"
+[[ "$summary" != "=== demos: 0 passed,"* ]] || die "no demo ran ($where)"
+[[ "$summary" == *" 0 failed ==="* ]] || die "a demo failed: ${summary//=/} ($where)"
