@@ -78,6 +78,7 @@ done
 install -m 755 "$LAB_REPO/lab/guest/init" "$stage/init"
 install -m 755 "$LAB_REPO/lab/guest/lab-run-tests" "$LAB_REPO/lab/guest/lab-run-demos" \
 	"$LAB_REPO/lab/guest/lab-overlay" "$LAB_REPO/lab/guest/lab-run-bench" "$stage/lab/bin/"
+install -m 644 "$LAB_REPO/lab/guest/lab-lib.sh" "$stage/lab/bin/"
 gcc $CFLAGS_GUEST -o "$stage/lab/bin/qexit" "$LAB_REPO/lab/guest/qexit.c"
 install_tests "$LAB_REPO/lab/guest/tests" lab
 echo "root:x:0:0:root:/root:/bin/sh" >"$stage/etc/passwd"

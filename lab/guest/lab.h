@@ -319,4 +319,27 @@ static inline int lab_tracefs(void)
 	return -err;
 }
 
+/*
+ * Hand each event line of the trace buffer (not its '#' header) to @fn
+ * until it returns false; the number of lines handed over, or -errno.
+ */
+static inline long lab_trace_each(bool (*fn)(const char *line, void *arg), void *arg)
+{
+	FILE *f = fopen(LAB_TRACEFS "/trace", "r");
+	char line[512];
+	long n = 0;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] == '#')
+			continue;
+		n++;
+		if (!fn(line, arg))
+			break;
+	}
+	fclose(f);
+	return n;
+}
+
 #endif /* LAB_H */

@@ -23,18 +23,6 @@ struct target {
 	int card, play_dev, cap_dev;
 };
 
-static int open_dev(struct vloop_pcm *p, int card, int dev, int stream)
-{
-	char path[64];
-
-	memset(p, 0, sizeof(*p));
-	snprintf(path, sizeof(path), "/dev/snd/pcmC%dD%d%c", card, dev,
-		 stream == SNDRV_PCM_STREAM_PLAYBACK ? 'p' : 'c');
-	p->stream = stream;
-	p->fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
-	return p->fd < 0 ? -errno : 0;
-}
-
 static long long cpu_busy_ticks(void)
 {
 	char buf[512];
@@ -122,7 +110,7 @@ static void sample(struct vloop_pcm *play, double t0, int *frozen)
 
 static void run_config(const struct target *tg, unsigned int period, unsigned int periods)
 {
-	struct vloop_pcm play, cap;
+	struct vloop_pcm play = { .fd = -1 }, cap = { .fd = -1 };
 	static char zero[1 << 20], sink[1 << 20];
 	int xruns = 0, frozen = 0;
 	long long c0, c1;
@@ -130,8 +118,8 @@ static void run_config(const struct target *tg, unsigned int period, unsigned in
 	long n;
 
 	fit.n = 0;
-	if (open_dev(&cap, tg->card, tg->cap_dev, SNDRV_PCM_STREAM_CAPTURE) ||
-	    open_dev(&play, tg->card, tg->play_dev, SNDRV_PCM_STREAM_PLAYBACK) ||
+	if (vloop_pcm_open_dev(&cap, tg->card, tg->cap_dev, SNDRV_PCM_STREAM_CAPTURE, 1) ||
+	    vloop_pcm_open_dev(&play, tg->card, tg->play_dev, SNDRV_PCM_STREAM_PLAYBACK, 1) ||
 	    vloop_pcm_setup(&cap, SNDRV_PCM_FORMAT_S16_LE, 2, 48000, period, periods) ||
 	    vloop_pcm_setup(&play, SNDRV_PCM_FORMAT_S16_LE, 2, 48000, period, periods) ||
 	    restart(&play, &cap, zero)) {

@@ -46,17 +46,40 @@ static void case_alsabat(int card)
 	ktap_result(rc == 0, "alsabat finds its 997 Hz sine back through the loopback");
 }
 
+/* The card main() bound for every case, and its overlay's id; -1: none. */
+static int bound_card = -1, bound_overlay = -1;
+
+static void case_card(void)
+{
+	ktap_result(bound_card >= 0, "the vloop overlay gives a card alsa-lib can open");
+}
+
+static void case_dump_hw_params_bound(void)
+{
+	case_dump_hw_params(bound_card);
+}
+
+static void case_alsabat_bound(void)
+{
+	case_alsabat(bound_card);
+}
+
+static const struct ktap_case cases[] = {
+	KTAP_CASE("card", case_card),
+	KTAP_CASE("dump-hw-params", case_dump_hw_params_bound),
+	KTAP_CASE("alsabat", case_alsabat_bound),
+};
+
 int main(void)
 {
-	int card = -1, id;
+	int ret;
 
 	lab_watchdog(300);
-	ktap_begin("dmaengine-pcm-alsa-utils", 3);
+	ktap_begin("dmaengine-pcm-alsa-utils", ktap_plan(KTAP_CASES(cases)));
+	/* Bound here, not in "card": a case run alone (LAB_CASE) needs the card too. */
 	lab_sh(NULL, 0, "modprobe vdma && modprobe vi2s");
-	id = vloop_bind("vloop", &card);
-	ktap_result(card >= 0, "the vloop overlay gives a card alsa-lib can open");
-	case_dump_hw_params(card);
-	case_alsabat(card);
-	vloop_unbind(id);
-	return ktap_end();
+	bound_overlay = vloop_bind("vloop", &bound_card);
+	ret = ktap_run_cases(KTAP_CASES(cases));
+	vloop_unbind(bound_overlay);
+	return ret;
 }

@@ -191,18 +191,35 @@ static void case_granularity(int g, const char *name)
 		ktap_result(batch == 1 && samples > 2 && inside == 0, test);
 }
 
+static void case_granularity_segment(void)
+{
+	case_granularity(1, "segment");
+}
+
+static void case_granularity_descriptor(void)
+{
+	case_granularity(0, "descriptor");
+}
+
+static void case_granularity_burst(void)
+{
+	case_granularity(2, "burst");
+}
+
+static const struct ktap_case cases[] = {
+	KTAP_CASE("playback-only", case_playback_only),
+	KTAP_CASE("no-channel", case_no_channel),
+	KTAP_CASE("deferral", case_deferral),
+	KTAP_CASE("unbind-while-playing", case_unbind_while_playing),
+	KTAP_CASE("granularity-segment", case_granularity_segment),
+	KTAP_CASE("granularity-descriptor", case_granularity_descriptor),
+	KTAP_CASE("granularity-burst", case_granularity_burst),
+};
+
 int main(void)
 {
 	lab_watchdog(300);
-	ktap_begin("dmaengine-pcm-lifecycle", 7);
+	ktap_begin("dmaengine-pcm-lifecycle", ktap_plan(KTAP_CASES(cases)));
 	lab_sh(NULL, 0, "modprobe vdma && modprobe vi2s");
-
-	case_playback_only();
-	case_no_channel();
-	case_deferral();
-	case_unbind_while_playing();
-	case_granularity(1, "segment");
-	case_granularity(0, "descriptor");
-	case_granularity(2, "burst");
-	return ktap_end();
+	return ktap_run_cases(KTAP_CASES(cases));
 }

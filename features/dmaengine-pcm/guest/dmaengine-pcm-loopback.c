@@ -737,29 +737,79 @@ static void case_noninterleaved_refused(int card)
 	ktap_result(ok, "S16_LE 2 ch at 48 kHz in read/write non-interleaved access is refused by hw_params with EINVAL, as on 6.12");
 }
 
-int main(void)
+/* The card main() bound for every case, and its overlay's id; -1: none. */
+static int bound_card = -1, bound_overlay = -1;
+
+static void case_card(void)
 {
-	int ncases = sizeof(cases) / sizeof(cases[0]), card = -1, id;
+	if (bound_card < 0)
+		ktap_diag("overlay id %d, no card \"vloop\" appeared", bound_overlay);
+	ktap_result(bound_card >= 0, "the vloop overlay binds DMA controller, I2S and card");
+}
+
+static void case_slave_config_bound(void)
+{
+	case_slave_config(bound_card);
+}
+
+/*
+ * The rows of cases[], one result each, are one entry of the suite: a row
+ * is data that names itself, not a function an entry could point to, so
+ * they run again together (LAB_CASE=loopback).
+ */
+#define LOOP_ROWS	((int)(sizeof(cases) / sizeof(cases[0])))
+
+static void case_loopback_rows(void)
+{
 	int i;
 
-	lab_watchdog(600);
-	ktap_begin("dmaengine-pcm-loopback", ncases + 6);
-	lab_sh(NULL, 0, "modprobe vdma && modprobe vi2s");
-	id = vloop_bind("vloop", &card);
-	if (card < 0)
-		ktap_diag("overlay id %d, no card \"vloop\" appeared", id);
-	ktap_result(card >= 0, "the vloop overlay binds DMA controller, I2S and card");
+	for (i = 0; i < LOOP_ROWS; i++)
+		case_loopback(bound_card, &cases[i]);
+}
 
-	case_slave_config(card);
-	for (i = 0; i < ncases; i++)
-		case_loopback(card, &cases[i]);
-	case_receiver_recorded_the_playback(card);
-	case_capture_outlives_playback(card);
-	/* The playback's underrun: dmaengine-pcm-controls. */
-	xrun_restart(card, SNDRV_PCM_STREAM_CAPTURE,
+static void case_receiver_recorded_the_playback_bound(void)
+{
+	case_receiver_recorded_the_playback(bound_card);
+}
+
+static void case_capture_outlives_playback_bound(void)
+{
+	case_capture_outlives_playback(bound_card);
+}
+
+/* The playback's underrun: dmaengine-pcm-controls. */
+static void case_capture_xrun_restart(void)
+{
+	xrun_restart(bound_card, SNDRV_PCM_STREAM_CAPTURE,
 		     "a capture not read for three buffers overruns with EPIPE, and captures again once prepared and restarted");
-	case_noninterleaved_refused(card);
+}
 
-	vloop_unbind(id);
-	return ktap_end();
+static void case_noninterleaved_refused_bound(void)
+{
+	case_noninterleaved_refused(bound_card);
+}
+
+/* The suite's table: cases[] above is the data of its "loopback" entry. */
+static const struct ktap_case suite[] = {
+	KTAP_CASE("card", case_card),
+	KTAP_CASE("slave-config", case_slave_config_bound),
+	KTAP_CASE_N("loopback", case_loopback_rows, LOOP_ROWS),
+	KTAP_CASE("receiver-recorded", case_receiver_recorded_the_playback_bound),
+	KTAP_CASE("capture-outlives-playback", case_capture_outlives_playback_bound),
+	KTAP_CASE("capture-xrun", case_capture_xrun_restart),
+	KTAP_CASE("noninterleaved-refused", case_noninterleaved_refused_bound),
+};
+
+int main(void)
+{
+	int ret;
+
+	lab_watchdog(600);
+	ktap_begin("dmaengine-pcm-loopback", ktap_plan(KTAP_CASES(suite)));
+	/* Bound here, not in "card": a case run alone (LAB_CASE) needs the card too. */
+	lab_sh(NULL, 0, "modprobe vdma && modprobe vi2s");
+	bound_overlay = vloop_bind("vloop", &bound_card);
+	ret = ktap_run_cases(KTAP_CASES(suite));
+	vloop_unbind(bound_overlay);
+	return ret;
 }

@@ -342,28 +342,61 @@ static void case_residue_per_stream(void)
 		    play.batch == 0 && play.samples > 2 && play.inside > 0, name);
 }
 
+static void case_hw_startup(void)
+{
+	case_platform_hardware("hw-startup",
+			       "own snd_pcm_hardware, DMA data set in the DAI's .startup: open, play and capture work");
+}
+
+static void case_hw_never(void)
+{
+	case_platform_hardware("hw-never",
+			       "own snd_pcm_hardware and slave config, no DMA data ever: open, play and capture work");
+}
+
+static void case_dma_dev(void)
+{
+	case_channels("dma-dev", "vloop-dmadev", "00000011",
+		      "config->dma_dev takes the channels from the other device's node");
+}
+
+static void case_compat(void)
+{
+	case_channels("compat", "vloop", "00001100",
+		      "NO_DT | COMPAT with compat_request_channel and DMA data set only in .startup: channels from the hook, not the node");
+}
+
+static void case_filter(void)
+{
+	case_channels("filter", "vloop", "00110000",
+		      "NO_DT | COMPAT with compat_filter_fn: channels from the filter and the DAI's filter_data, not the node");
+}
+
+static void case_half_duplex(void)
+{
+	case_channels("half-duplex", "vloop-halfduplex", "10000000",
+		      "HALF_DUPLEX: one \"rx-tx\" channel serves playback and capture");
+}
+
+/* Each case binds the loopback its own way and unbinds it: none needs another. */
+static const struct ktap_case cases[] = {
+	KTAP_CASE("hw-startup", case_hw_startup),
+	KTAP_CASE("hw-never", case_hw_never),
+	KTAP_CASE("prealloc", case_prealloc),
+	KTAP_CASE("names", case_names),
+	KTAP_CASE("dma-dev", case_dma_dev),
+	KTAP_CASE("compat", case_compat),
+	KTAP_CASE("filter", case_filter),
+	KTAP_CASE("half-duplex", case_half_duplex),
+	KTAP_CASE("multi-cpu", case_multi_cpu),
+	KTAP_CASE("residue-shared", case_residue_shared),
+	KTAP_CASE("residue-per-stream", case_residue_per_stream),
+};
+
 int main(void)
 {
 	lab_watchdog(300);
-	ktap_begin("dmaengine-pcm-ways", 11);
+	ktap_begin("dmaengine-pcm-ways", ktap_plan(KTAP_CASES(cases)));
 	lab_sh(NULL, 0, "modprobe vdma && modprobe vi2s");
-
-	case_platform_hardware("hw-startup",
-			       "own snd_pcm_hardware, DMA data set in the DAI's .startup: open, play and capture work");
-	case_platform_hardware("hw-never",
-			       "own snd_pcm_hardware and slave config, no DMA data ever: open, play and capture work");
-	case_prealloc();
-	case_names();
-	case_channels("dma-dev", "vloop-dmadev", "00000011",
-		      "config->dma_dev takes the channels from the other device's node");
-	case_channels("compat", "vloop", "00001100",
-		      "NO_DT | COMPAT with compat_request_channel and DMA data set only in .startup: channels from the hook, not the node");
-	case_channels("filter", "vloop", "00110000",
-		      "NO_DT | COMPAT with compat_filter_fn: channels from the filter and the DAI's filter_data, not the node");
-	case_channels("half-duplex", "vloop-halfduplex", "10000000",
-		      "HALF_DUPLEX: one \"rx-tx\" channel serves playback and capture");
-	case_multi_cpu();
-	case_residue_shared();
-	case_residue_per_stream();
-	return ktap_end();
+	return ktap_run_cases(KTAP_CASES(cases));
 }

@@ -95,16 +95,23 @@ struct vloop_pcm {
 	unsigned int info;
 };
 
-static inline int vloop_pcm_open(struct vloop_pcm *pcm, int card, int stream, int nonblock)
+/* PCM device @dev of @card, one direction; 0 or -errno. */
+static inline int vloop_pcm_open_dev(struct vloop_pcm *pcm, int card, int dev, int stream,
+				     int nonblock)
 {
 	char path[64];
 
 	memset(pcm, 0, sizeof(*pcm));
-	snprintf(path, sizeof(path), "/dev/snd/pcmC%dD0%c", card,
+	snprintf(path, sizeof(path), "/dev/snd/pcmC%dD%d%c", card, dev,
 		 stream == SNDRV_PCM_STREAM_PLAYBACK ? 'p' : 'c');
 	pcm->stream = stream;
 	pcm->fd = open(path, O_RDWR | O_CLOEXEC | (nonblock ? O_NONBLOCK : 0));
 	return pcm->fd < 0 ? -errno : 0;
+}
+
+static inline int vloop_pcm_open(struct vloop_pcm *pcm, int card, int stream, int nonblock)
+{
+	return vloop_pcm_open_dev(pcm, card, 0, stream, nonblock);
 }
 
 static inline void vloop_pcm_close(struct vloop_pcm *pcm)

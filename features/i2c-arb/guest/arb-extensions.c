@@ -101,12 +101,26 @@ static void case_swnode(int masters)
 	lab_sh(NULL, 0, "rmmod i2c-arb-swnode");
 }
 
+static void case_swnode_two(void)
+{
+	case_swnode(2);
+}
+
+static void case_swnode_three(void)
+{
+	case_swnode(3);
+}
+
+/* Each case brings its topology up and down itself, and reports on all of it. */
+static const struct ktap_case cases[] = {
+	KTAP_CASE_N("three-masters-overlay", case_three_overlay, 3),
+	KTAP_CASE_N("two-masters-swnode", case_swnode_two, 2),
+	KTAP_CASE_N("three-masters-swnode", case_swnode_three, 2),
+};
+
 int main(void)
 {
-	ktap_begin("arb-extensions", 7);
+	ktap_begin("arb-extensions", ktap_plan(KTAP_CASES(cases)));
 	lab_sh(NULL, 0, "modprobe i2c-wire-sim");
-	case_three_overlay();
-	case_swnode(2);
-	case_swnode(3);
-	return ktap_end();
+	return ktap_run_cases(KTAP_CASES(cases));
 }

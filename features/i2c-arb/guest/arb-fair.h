@@ -93,18 +93,27 @@ static inline bool arb_trace_parse(const char *line, const int *bus,
 	return m < masters;
 }
 
+struct arb_trace_reader {
+	const int *bus;
+	int masters;
+	long n;
+};
+
+static inline bool arb_trace_line(const char *line, void *arg)
+{
+	struct arb_trace_reader *r = arg;
+
+	r->n += arb_trace_parse(line, r->bus, r->masters, &arb_claims[r->n]);
+	return r->n < ARB_CLAIMS_MAX;
+}
+
 /* The claims traced on @bus, in arb_claims[]; their number. */
 static inline long arb_trace_read(const int *bus, int masters)
 {
-	FILE *f = fopen(LAB_TRACEFS "/trace", "r");
-	char line[512];
-	long n = 0;
+	struct arb_trace_reader r = { bus, masters, 0 };
 
-	while (f && n < ARB_CLAIMS_MAX && fgets(line, sizeof(line), f))
-		n += arb_trace_parse(line, bus, masters, &arb_claims[n]);
-	if (f)
-		fclose(f);
-	return n;
+	lab_trace_each(arb_trace_line, &r);
+	return r.n;
 }
 
 static inline int arb_by_end(const void *a, const void *b)

@@ -419,6 +419,15 @@ static inline bool topo_parents(const struct arb_topo *t, int *bus)
 	return true;
 }
 
+/* Our arbitrator on child bus @bus claims by the seed's rounds (@on) or ours; 0 or -errno. */
+static inline int arb_seed_rounds(int bus, bool on)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/i2c/i2c-%d/seed_rounds", bus);
+	return lab_write(path, on ? "1" : "0");
+}
+
 /* The counters of an arbitrator's child bus, "key value" lines; bytes or -errno. */
 static inline int arb_stats(int child, char *buf, size_t len)
 {

@@ -18,7 +18,6 @@
  */
 #include "recport.h"
 
-#define NCASES 16
 #define CORE_SIM(x)	WSIM_DEBUGFS "/i2c-wire-sim-core-" x
 #define CORE_PORT(x)	"/sys/kernel/debug/i2c-wire-sim-coreport/i2c-wire-sim-coreport-" x "/recover"
 
@@ -290,33 +289,6 @@ static void case_core_scl_only(void)
 		    "scl-gpios without sda-gpios: the core keeps recovery, nine clocks, 0");
 }
 
-/*
- * The line's direction and how often it drove its wire low since the
- * monitor's last reset ("lines"); dir "?" and lows -1 if it is not there.
- */
-static void line_use(const char *sim, int line, char *dir, int *lows)
-{
-	char path[200], buf[80];
-	bool found = false;
-	int l, wire, val;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/lines", sim);
-	f = fopen(path, "r");
-	if (!f)
-		ktap_diag("cannot read %s: %s (fixture module older than this suite?)",
-			  path, strerror(errno));
-	while (f && !found && fgets(buf, sizeof(buf), f))
-		found = sscanf(buf, "%d %d %7s %d %d", &l, &wire, dir, &val, lows) == 5 &&
-			l == line;
-	if (f)
-		fclose(f);
-	if (!found) {
-		strcpy(dir, "?");
-		*lows = -1;
-	}
-}
-
 /* SDA found by the core is read back only: no STOP, never driven. */
 static void case_core_scl_sda(void)
 {
@@ -325,9 +297,9 @@ static void case_core_scl_sda(void)
 	int lows, flows;
 
 	r = port_recover(CORE_SIM("both"), CORE_PORT("both"), "fault_stuck_sda", "2");
-	line_use(CORE_SIM("both"), 1, dir, &lows);
+	wsim_line_use(CORE_SIM("both"), 1, dir, &lows);
 	f = port_recover(CORE_SIM("both"), CORE_PORT("both"), NULL, NULL);
-	line_use(CORE_SIM("both"), 1, fdir, &flows);
+	wsim_line_use(CORE_SIM("both"), 1, fdir, &flows);
 	ktap_diag("scl+sda-gpios: cut at bit 2: result %d, %lld pulses, %lld STOPs, SDA line %s driven low %d times; free: %d, %lld pulses, SDA line %s driven low %d times",
 		  r.result, r.pulses, r.stops, dir, lows, f.result, f.pulses, fdir, flows);
 	ktap_result(!r.result && r.pulses == 7 && !r.stops && !f.result && f.pulses == 1 &&
@@ -496,41 +468,134 @@ static void case_deferred_gpio(void)
 		    "a controller whose recovery GPIOs are not there yet defers, then has recovery once they are");
 }
 
+/*
+ * The cases run on two adapters in turn, each brought up by a case that
+ * reports it ("recport-up", "core-up") and taken down before what follows
+ * (the recovery-only one before the core's, the core's before the
+ * deferred-probe case). A case run alone (LAB_CASE) brings up its adapter
+ * itself, after taking down the other; main() takes down what is left.
+ * state: 0 not tried yet, 1 up, -1 did not come up.
+ */
+static int rec_state, rec_id = -1;
+static int core_state, core_id = -1;
+
+static void rec_down(void)
+{
+	if (rec_state)
+		recport_down(rec_id);
+	rec_state = 0;
+	rec_id = -1;
+}
+
+static void core_down(void)
+{
+	if (core_state && lab_overlay_remove(core_id))
+		ktap_diag("cannot remove overlay %d", core_id);
+	core_state = 0;
+	core_id = -1;
+}
+
+static bool rec_up(void)
+{
+	if (!rec_state) {
+		core_down();
+		rec_state = recport_up(&rec_id) ? -1 : 1;
+	}
+	return rec_state > 0;
+}
+
+static bool core_up(void)
+{
+	if (!core_state) {
+		rec_down();
+		core_state = port_up("i2c-wire-sim-coreport", "i2c-wire-sim-core",
+				     CORE_PORT("own"), &core_id) ? -1 : 1;
+	}
+	return core_state > 0;
+}
+
+/* A case whose adapter is not up fails, saying which adapter it needs. */
+static bool need_rec(void)
+{
+	return rec_up() || ktap_result(false, "the recovery-only adapter is needed");
+}
+
+static bool need_core(void)
+{
+	return core_up() || ktap_result(false, "the core-GPIO adapters are needed");
+}
+
+/* The table's case @fn, on the adapter that @need() brings up. */
+#define ON_ADAPTER(need, fn)						\
+static void fn##_on(void)						\
+{									\
+	if (need())							\
+		fn();							\
+}
+
+static void case_recport_up(void)
+{
+	ktap_result(rec_up(), "the recovery-only adapter comes up on the simulated wires");
+}
+
+ON_ADAPTER(need_rec, case_each_stuck_bit)
+ON_ADAPTER(need_rec, case_free_bus)
+ON_ADAPTER(need_rec, case_sda_held)
+ON_ADAPTER(need_rec, case_scl_held)
+ON_ADAPTER(need_rec, case_scl_held_ttimeout)
+ON_ADAPTER(need_rec, case_slow_bus)
+ON_ADAPTER(need_rec, case_timing)
+ON_ADAPTER(need_rec, case_cut_write)
+
+static void case_core_up(void)
+{
+	ktap_result(core_up(), "adapters with core-found recovery GPIOs come up");
+}
+
+ON_ADAPTER(need_core, case_core_scl_only)
+ON_ADAPTER(need_core, case_core_scl_sda)
+ON_ADAPTER(need_core, case_core_over_own_scl)
+ON_ADAPTER(need_core, case_trigger_resumes)
+
+/* The last two cases run with neither adapter's overlay applied. */
+static void case_deferred_gpio_no_overlay(void)
+{
+	rec_down();
+	core_down();
+	case_deferred_gpio();
+}
+
+static void case_plain_i2c_gpio_no_overlay(void)
+{
+	rec_down();
+	core_down();
+	case_plain_i2c_gpio();
+}
+
+static const struct ktap_case cases[] = {
+	KTAP_CASE("recport-up", case_recport_up),
+	KTAP_CASE("each-stuck-bit", case_each_stuck_bit_on),
+	KTAP_CASE("free-bus", case_free_bus_on),
+	KTAP_CASE("sda-held", case_sda_held_on),
+	KTAP_CASE("scl-held", case_scl_held_on),
+	KTAP_CASE("scl-held-ttimeout", case_scl_held_ttimeout_on),
+	KTAP_CASE("slow-bus", case_slow_bus_on),
+	KTAP_CASE("timing", case_timing_on),
+	KTAP_CASE("cut-write", case_cut_write_on),
+	KTAP_CASE("core-up", case_core_up),
+	KTAP_CASE("scl-only", case_core_scl_only_on),
+	KTAP_CASE("scl-sda", case_core_scl_sda_on),
+	KTAP_CASE("own-scl", case_core_over_own_scl_on),
+	KTAP_CASE("trigger-resumes", case_trigger_resumes_on),
+	KTAP_CASE("deferred-gpio", case_deferred_gpio_no_overlay),
+	KTAP_CASE("plain-i2c-gpio", case_plain_i2c_gpio_no_overlay),
+};
+
 int main(void)
 {
-	int id, core_id, i;
+	int ret = ktap_run("i2c-recovery-core", KTAP_CASES(cases));
 
-	ktap_begin("i2c-recovery-core", NCASES);
-	if (!ktap_result(!recport_up(&id),
-			 "the recovery-only adapter comes up on the simulated wires")) {
-		for (i = 1; i < NCASES; i++)
-			ktap_result(false, "the recovery-only adapter is needed");
-		return ktap_end();
-	}
-	case_each_stuck_bit();
-	case_free_bus();
-	case_sda_held();
-	case_scl_held();
-	case_scl_held_ttimeout();
-	case_slow_bus();
-	case_timing();
-	case_cut_write();
-	recport_down(id);
-
-	if (!ktap_result(!port_up("i2c-wire-sim-coreport", "i2c-wire-sim-core", CORE_PORT("own"),
-				 &core_id),
-			 "adapters with core-found recovery GPIOs come up")) {
-		for (i = 0; i < 4; i++)
-			ktap_result(false, "the core-GPIO adapters are needed");
-	} else {
-		case_core_scl_only();
-		case_core_scl_sda();
-		case_core_over_own_scl();
-		case_trigger_resumes();
-	}
-	if (lab_overlay_remove(core_id))
-		ktap_diag("cannot remove overlay %d", core_id);
-	case_deferred_gpio();
-	case_plain_i2c_gpio();
-	return ktap_end();
+	rec_down();
+	core_down();
+	return ret;
 }

@@ -13,7 +13,6 @@
 
 #include "wiresim.h"
 
-#define NCASES 14
 #define MM_ADAP "i2c-wire-sim-mm-master"
 #define RACE_READS 100
 #define RACE_RECOVERIES 40
@@ -307,60 +306,130 @@ static void case_race(const char *name)
 	ktap_result(!race_bad_reads && !bad_recoveries, name);
 }
 
-static const char *const names[NCASES] = {
-	"ours: the transfer after an aborted read recovers the bus and reads the right data",
-	"ours: recovery frees a slave cut at bit k = 0..8 with 9 - k clocks and one STOP",
-	"ours: a transfer after a slave was cut at any bit 0..8 succeeds",
-	"ours: the EEPROM is intact after recovering cut reads and a cut write",
-	"ours: SCL held low makes a transfer fail with EBUSY after the SMBus tTIMEOUT (25..50 ms), logged",
-	"ours: SDA held low for good makes recovery give up with EBUSY after nine clocks",
-	"ours: the debugfs recovery counters match the recoveries that ran",
-	"ours: on a 1 us-rise bus recovery meets standard mode, tSU;STO and tBUF >= 4.7 us before the START",
-	"ours: recover_bus rejects anything but 1 with EINVAL and runs nothing",
-	"ours: a slave stretching the clock by 20 us is waited for",
-	"ours: recover_bus racing transfers never breaks one",
-	"ours: recovery errors are rate-limited (40 failures, at most 10 lines)",
-	"ours: i2c-gpio,bus-recovery is refused on a multi-master bus",
-	"ours: an i2c-gpio bus without i2c-gpio,bus-recovery has no recovery",
+/*
+ * EEPROM snapshots a later case compares with: start[] taken after the
+ * first case (eeprom-intact: intact since before the cut reads), before[]
+ * as the last case that read it all found it (timing). A case run alone
+ * (LAB_CASE) takes the snapshot it needs itself.
+ */
+static unsigned char start[WSIM_EE_SIZE];
+static bool start_taken, before_taken;
+
+/* The table's case @fn: run with its sentence @name, skipped upstream. */
+#define OURS(fn, name)							\
+static void fn##_ours(void)						\
+{									\
+	if (ktap_extension(name))					\
+		fn(name);						\
+}
+
+static void case_transfer_after_aborted_read_ours(void)
+{
+	const char *name = "ours: the transfer after an aborted read recovers the bus and reads the right data";
+
+	if (!ktap_extension(name))
+		return;
+	case_transfer_after_aborted_read(name);
+	before_taken = true;
+	wsim_eeprom_peek(w.sim, 0, start, WSIM_EE_SIZE);
+	start_taken = true;
+}
+
+OURS(case_each_stuck_bit_on_the_wire,
+     "ours: recovery frees a slave cut at bit k = 0..8 with 9 - k clocks and one STOP")
+
+static void case_each_stuck_bit_transfer_ours(void)
+{
+	const char *name = "ours: a transfer after a slave was cut at any bit 0..8 succeeds";
+
+	if (!ktap_extension(name))
+		return;
+	case_each_stuck_bit_transfer(name);
+	before_taken = true;
+}
+
+static void case_eeprom_intact_ours(void)
+{
+	const char *name = "ours: the EEPROM is intact after recovering cut reads and a cut write";
+
+	if (!ktap_extension(name))
+		return;
+	if (!start_taken)
+		wsim_eeprom_peek(w.sim, 0, start, WSIM_EE_SIZE);
+	case_eeprom_intact(name, start);
+}
+
+OURS(case_stuck_scl,
+     "ours: SCL held low makes a transfer fail with EBUSY after the SMBus tTIMEOUT (25..50 ms), logged")
+OURS(case_sda_held_for_good,
+     "ours: SDA held low for good makes recovery give up with EBUSY after nine clocks")
+OURS(case_counters, "ours: the debugfs recovery counters match the recoveries that ran")
+
+static void case_timing_ours(void)
+{
+	const char *name = "ours: on a 1 us-rise bus recovery meets standard mode, tSU;STO and tBUF >= 4.7 us before the START";
+
+	if (!ktap_extension(name))
+		return;
+	if (!before_taken)
+		wsim_eeprom_peek(w.sim, 0, before, WSIM_EE_SIZE);
+	case_timing(name);
+}
+
+OURS(case_bad_input, "ours: recover_bus rejects anything but 1 with EINVAL and runs nothing")
+OURS(case_stretching, "ours: a slave stretching the clock by 20 us is waited for")
+OURS(case_race, "ours: recover_bus racing transfers never breaks one")
+OURS(case_rate_limited, "ours: recovery errors are rate-limited (40 failures, at most 10 lines)")
+OURS(case_multi_master, "ours: i2c-gpio,bus-recovery is refused on a multi-master bus")
+
+/* The last case: the plain bus in place of the opted-in one. */
+static void case_not_opted_ours(void)
+{
+	const char *name = "ours: an i2c-gpio bus without i2c-gpio,bus-recovery has no recovery";
+
+	if (!ktap_extension(name))
+		return;
+	wiresim_down(&w);
+	if (wiresim_up(&w))
+		ktap_result(false, name);
+	else
+		case_not_opted(name);
+	wiresim_down(&w);
+}
+
+static const struct ktap_case cases[] = {
+	KTAP_CASE("aborted-read", case_transfer_after_aborted_read_ours),
+	KTAP_CASE("stuck-bit-wire", case_each_stuck_bit_on_the_wire_ours),
+	KTAP_CASE("stuck-bit-transfer", case_each_stuck_bit_transfer_ours),
+	KTAP_CASE("eeprom-intact", case_eeprom_intact_ours),
+	KTAP_CASE("scl-held", case_stuck_scl_ours),
+	KTAP_CASE("sda-held", case_sda_held_for_good_ours),
+	KTAP_CASE("counters", case_counters_ours),
+	KTAP_CASE("timing", case_timing_ours),
+	KTAP_CASE("bad-input", case_bad_input_ours),
+	KTAP_CASE("stretching", case_stretching_ours),
+	KTAP_CASE("race", case_race_ours),
+	KTAP_CASE("rate-limited", case_rate_limited_ours),
+	KTAP_CASE("multi-master", case_multi_master_ours),
+	KTAP_CASE("not-opted", case_not_opted_ours),
 };
 
 int main(void)
 {
-	unsigned char start[WSIM_EE_SIZE];
-	int i;
+	int ret;
 
-	ktap_begin("i2c-recovery-gpio", NCASES);
-	if (ktap_upstream()) {
-		for (i = 0; i < NCASES; i++)
-			ktap_extension(names[i]);
-		return ktap_end();
-	}
+	ktap_begin("i2c-recovery-gpio", ktap_plan(KTAP_CASES(cases)));
+	/* Every case is ours: upstream reports them skipped, with no bus. */
+	if (ktap_upstream())
+		return ktap_run_cases(KTAP_CASES(cases));
 	if (wiresim_up_with(&w, "i2c-wire-sim-rec", "i2c-wire-sim-rec",
 			    "i2c-wire-sim-rec-master")) {
-		ktap_result(false, "the simulated bus comes up");
 		wiresim_down(&w);
-		return ktap_end();
+		return ktap_fail_cases(KTAP_CASES(cases), "the simulated bus does not come up");
 	}
 	snprintf(stats_path, sizeof(stats_path), "%s/recovery_stats", w.adap);
-	case_transfer_after_aborted_read(names[0]);
-	wsim_eeprom_peek(w.sim, 0, start, WSIM_EE_SIZE);
-	case_each_stuck_bit_on_the_wire(names[1]);
-	case_each_stuck_bit_transfer(names[2]);
-	case_eeprom_intact(names[3], start);
-	case_stuck_scl(names[4]);
-	case_sda_held_for_good(names[5]);
-	case_counters(names[6]);
-	case_timing(names[7]);
-	case_bad_input(names[8]);
-	case_stretching(names[9]);
-	case_race(names[10]);
-	case_rate_limited(names[11]);
-	case_multi_master(names[12]);
+	ret = ktap_run_cases(KTAP_CASES(cases));
+	/* not-opted takes the bus down; when it is not selected (LAB_CASE), here. */
 	wiresim_down(&w);
-	if (wiresim_up(&w))
-		ktap_result(false, names[13]);
-	else
-		case_not_opted(names[13]);
-	wiresim_down(&w);
-	return ktap_end();
+	return ret;
 }

@@ -126,20 +126,25 @@ static void case_swnode_bus(void)
 	ktap_result(ok, "the software-node bus carries EEPROM transfers too");
 }
 
+static const struct ktap_case cases[] = {
+	KTAP_CASE("round-trip", case_eeprom_round_trip),
+	KTAP_CASE("aborted-read", case_aborted_read_holds_sda),
+	KTAP_CASE("cut-write", case_cut_write_changes_nothing),
+	KTAP_CASE("scl-held", case_stuck_scl_fails_without_hang),
+	KTAP_CASE("bad-input", case_sim_rejects_bad_input),
+	KTAP_CASE("swnode", case_swnode_bus),
+};
+
 int main(void)
 {
-	ktap_begin("i2c-wire-bus", 6);
+	int ret;
+
+	ktap_begin("i2c-wire-bus", ktap_plan(KTAP_CASES(cases)));
 	if (wiresim_up(&w)) {
-		ktap_result(false, "the simulated bus comes up");
 		wiresim_down(&w);
-		return ktap_end();
+		return ktap_fail_cases(KTAP_CASES(cases), "the simulated bus does not come up");
 	}
-	case_eeprom_round_trip();
-	case_aborted_read_holds_sda();
-	case_cut_write_changes_nothing();
-	case_stuck_scl_fails_without_hang();
-	case_sim_rejects_bad_input();
-	case_swnode_bus();
+	ret = ktap_run_cases(KTAP_CASES(cases));
 	wiresim_down(&w);
-	return ktap_end();
+	return ret;
 }

@@ -15,7 +15,6 @@
 #include "lab-stall.h"
 
 #define NSEG 10
-#define CASES 20
 
 static struct tlp_request tail_loss(uint32_t k)
 {
@@ -57,37 +56,78 @@ static void case_no_loss(void)
 		    "without loss a 10-segment response sends no probe and takes no RTO (IPv4, RTT 20 ms)");
 }
 
-static struct tlp_arm off_arm;
+/* The arms case_faster_than_off() compares, kept from the cases that ran them. */
+static struct tlp_arm off_arm, on_arm;
+
+static void run_off_arm(struct tlp_arm *a, int family)
+{
+	set_tlp("0");
+	tlp_run_arm(a, 10, family, NULL, tail_loss(2));
+	set_tlp("3");
+	tlp_report("tcp_early_retrans=0, K=2", a);
+}
 
 static void case_off_costs_rto(int family, const char *name)
 {
 	struct tlp_arm a;
 
-	set_tlp("0");
-	tlp_run_arm(&a, 10, family, NULL, tail_loss(2));
-	set_tlp("3");
-	tlp_report("tcp_early_retrans=0, K=2", &a);
+	run_off_arm(&a, family);
 	if (family == AF_INET)
 		off_arm = a;
 	ktap_result(a.n == 10 && a.with_rto == a.n && a.probes == 0, name);
 }
 
-static struct tlp_arm on_arm;
+static void run_on_arm(struct tlp_arm *a, int family, uint32_t k)
+{
+	tlp_run_arm(a, 20, family, NULL, tail_loss(k));
+	tlp_report("TLP on", a);
+}
 
 static void case_one_probe(int family, uint32_t k, const char *name)
 {
 	struct tlp_arm a;
 
-	tlp_run_arm(&a, 20, family, NULL, tail_loss(k));
-	tlp_report("TLP on", &a);
+	run_on_arm(&a, family, k);
 	if (family == AF_INET && k == 2)
 		on_arm = a;
 	ktap_result(a.n == 20 && a.with_one_probe == a.n, name);
 }
 
+static void case_off_costs_rto_ipv4(void)
+{
+	case_off_costs_rto(AF_INET,
+			   "tcp_early_retrans=0: losing the last 2 segments costs an RTO every time (IPv4, RTT 20 ms)");
+}
+
+static void case_off_costs_rto_ipv6(void)
+{
+	case_off_costs_rto(AF_INET6,
+			   "tcp_early_retrans=0: losing the last 2 segments costs an RTO every time (IPv6, RTT 20 ms)");
+}
+
+static void case_one_probe_k2_ipv4(void)
+{
+	case_one_probe(AF_INET, 2,
+		       "TLP on: losing the last 2 segments sends exactly one probe per transaction (IPv4, RTT 20 ms)");
+}
+
+static void case_one_probe_k3_ipv6(void)
+{
+	case_one_probe(AF_INET6, 3,
+		       "TLP on: losing the last 3 segments sends exactly one probe per transaction (IPv6, RTT 20 ms)");
+}
+
+/* Run alone (LAB_CASE), it measures the two arms itself. */
 static void case_faster_than_off(void)
 {
-	double on = tlp_pct(&on_arm, 0.5), off = tlp_pct(&off_arm, 0.5);
+	double on, off;
+
+	if (!off_arm.n)
+		run_off_arm(&off_arm, AF_INET);
+	if (!on_arm.n)
+		run_on_arm(&on_arm, AF_INET, 2);
+	on = tlp_pct(&on_arm, 0.5);
+	off = tlp_pct(&off_arm, 0.5);
 
 	ktap_diag("p50 TLP on %.1f ms, off %.1f ms (ratio %.2f)", on, off,
 		  off > 0 ? on / off : 0);
@@ -95,17 +135,21 @@ static void case_faster_than_off(void)
 		    "TLP on: the median transaction with 2 lost tail segments takes under 70% of TLP off's (IPv4, RTT 20 ms)");
 }
 
+/* One lost tail segment at the defaults, kept for case_single_measured(). */
 static struct tlp_arm capped_arm;
+
+static void run_capped_arm(struct tlp_arm *a)
+{
+	tlp_run_arm(a, 10, AF_INET, NULL, tail_loss(1));
+	tlp_report("K=1, fixed ACK-delay allowance", a);
+}
 
 /* With one segment out the PTO (2 SRTT + 200 ms) exceeds the RTO. */
 static void case_single_capped(void)
 {
 	struct tlp_arm *a = &capped_arm;
 
-	set_ours("tcp_tlp_peer_ack_delay", "0");
-	tlp_run_arm(a, 10, AF_INET, NULL, tail_loss(1));
-	set_ours("tcp_tlp_peer_ack_delay", "1");
-	tlp_report("K=1, fixed ACK-delay allowance", a);
+	run_capped_arm(a);
 	ktap_result(a->n == 10 && a->with_rto == 0 && a->with_one_probe == a->n,
 		    "one segment outstanding: the probe is capped at the RTO and replaces it (IPv4, RTT 20 ms)");
 }
@@ -190,16 +234,20 @@ static void case_single_measured(bool on)
 	const char *name = on ?
 		"[extension] tcp_tlp_peer_ack_delay 1: one lost tail segment costs under 60% of the extra time the fixed allowance costs, and no RTO (IPv4, RTT 20 ms)" :
 		"[extension] negative control: with tcp_tlp_peer_ack_delay 0 the same arm costs at least 60% of the fixed allowance's extra time (IPv4, RTT 20 ms)";
-	double capped = tlp_pct(&capped_arm, 0.5) - base_ms[0], extra;
+	double capped, extra;
 	struct tlp_arm a;
 
 	if (!ktap_extension(name))
 		return;
+	/* Run alone (LAB_CASE), it measures its references itself. */
+	if (!capped_arm.n)
+		run_capped_arm(&capped_arm);
+	capped = tlp_pct(&capped_arm, 0.5) - base_at(0);
 	set_ours("tcp_tlp_peer_ack_delay", on ? "1" : "0");
 	tlp_run_arm(&a, 10, AF_INET, NULL, tail_loss(1));
 	set_ours("tcp_tlp_peer_ack_delay", "0");
 	tlp_report(on ? "K=1, measured ACK delay" : "K=1, sysctl 0", &a);
-	extra = tlp_pct(&a, 0.5) - base_ms[0];
+	extra = tlp_pct(&a, 0.5) - base_at(0);
 	ktap_diag("extra over no loss: p50 %.1f ms, fixed allowance %.1f ms", extra, capped);
 	ktap_result(a.n == 10 && a.with_rto == 0 && a.with_one_probe == a.n &&
 		    capped > 0 && (extra < 0.6 * capped) == on, name);
@@ -454,30 +502,34 @@ static void case_fast_probe_sack(bool on)
 /* Probe events in the trace buffer: all, retransmissions, from @sport. */
 struct tlp_trace {
 	int events, retrans, from_port, one_segment;
+	char port[16];		/* ":<server port> " */
+	unsigned int mss;
 };
+
+static bool tlp_trace_line(const char *line, void *arg)
+{
+	struct tlp_trace *t = arg;
+	unsigned int seq, end;
+	const char *p;
+
+	if (!strstr(line, "tcp_tlp_probe:"))
+		return true;
+	t->events++;
+	t->retrans += !!strstr(line, " probe=retrans ");
+	p = strstr(line, " src=");
+	t->from_port += p && strstr(p, t->port) && strstr(p, t->port) < strstr(p, " dest=");
+	p = strstr(line, " seq=");
+	if (p && sscanf(p, " seq=%u end_seq=%u", &seq, &end) == 2)
+		t->one_segment += end - seq > 0 && end - seq <= t->mss;
+	return true;
+}
 
 static struct tlp_trace tlp_trace_read(unsigned int sport, unsigned int mss)
 {
-	struct tlp_trace t = { 0 };
-	char line[512], port[16];
-	unsigned int seq, end;
-	const char *p;
-	FILE *f = fopen(LAB_TRACEFS "/trace", "r");
+	struct tlp_trace t = { .mss = mss };
 
-	snprintf(port, sizeof(port), ":%u ", sport);
-	while (f && fgets(line, sizeof(line), f)) {
-		if (line[0] == '#' || !strstr(line, "tcp_tlp_probe:"))
-			continue;
-		t.events++;
-		t.retrans += !!strstr(line, " probe=retrans ");
-		p = strstr(line, " src=");
-		t.from_port += p && strstr(p, port) && strstr(p, port) < strstr(p, " dest=");
-		p = strstr(line, " seq=");
-		if (p && sscanf(p, " seq=%u end_seq=%u", &seq, &end) == 2)
-			t.one_segment += end - seq > 0 && end - seq <= mss;
-	}
-	if (f)
-		fclose(f);
+	snprintf(t.port, sizeof(t.port), ":%u ", sport);
+	lab_trace_each(tlp_trace_line, &t);
 	return t;
 }
 
@@ -511,38 +563,68 @@ static void case_tracepoint(void)
 		    t.one_segment == t.events, name);
 }
 
+static void case_single_measured_on(void)
+{
+	case_single_measured(true);
+}
+
+static void case_single_measured_off(void)
+{
+	case_single_measured(false);
+}
+
+static void case_rarely_rto_20(void)
+{
+	case_rarely_rto(0);
+}
+
+static void case_rarely_rto_50(void)
+{
+	case_rarely_rto(1);
+}
+
+static void case_rarely_rto_100(void)
+{
+	case_rarely_rto(2);
+}
+
+static void case_fast_probe_sack_on(void)
+{
+	case_fast_probe_sack(true);
+}
+
+static void case_fast_probe_sack_off(void)
+{
+	case_fast_probe_sack(false);
+}
+
+static const struct ktap_case cases[] = {
+	KTAP_CASE("clock", case_clock),
+	KTAP_CASE("no-loss", case_no_loss),
+	KTAP_CASE("off-costs-rto-ipv4", case_off_costs_rto_ipv4),
+	KTAP_CASE("off-costs-rto-ipv6", case_off_costs_rto_ipv6),
+	KTAP_CASE("one-probe-k2-ipv4", case_one_probe_k2_ipv4),
+	KTAP_CASE("one-probe-k3-ipv6", case_one_probe_k3_ipv6),
+	KTAP_CASE("faster-than-off", case_faster_than_off),
+	KTAP_CASE("single-capped", case_single_capped),
+	KTAP_CASE("new-data-probe", case_new_data_probe),
+	KTAP_CASE("peer-ack-delay", case_single_measured_on),
+	KTAP_CASE("peer-ack-delay-off", case_single_measured_off),
+	KTAP_CASE("rarely-rto-20", case_rarely_rto_20),
+	KTAP_CASE("rarely-rto-50", case_rarely_rto_50),
+	KTAP_CASE("rarely-rto-100", case_rarely_rto_100),
+	KTAP_CASE("fast-probe-sack", case_fast_probe_sack_on),
+	KTAP_CASE("fast-probe-sack-off", case_fast_probe_sack_off),
+	KTAP_CASE("needless-probe", case_needless_probe),
+	KTAP_CASE("keepalive", case_keepalive),
+	KTAP_CASE("repaired-single-loss", case_repaired_single_loss),
+	KTAP_CASE("tracepoint", case_tracepoint),
+};
+
 int main(void)
 {
-	int i;
-
-	ktap_begin("tlp-tail", CASES);
-	if (tlp_net_setup(10)) {
-		for (i = 0; i < CASES; i++)
-			ktap_result(false, "the emulated path could be set up");
-		return ktap_end();
-	}
-	case_clock();
-	case_no_loss();
-	case_off_costs_rto(AF_INET,
-			   "tcp_early_retrans=0: losing the last 2 segments costs an RTO every time (IPv4, RTT 20 ms)");
-	case_off_costs_rto(AF_INET6,
-			   "tcp_early_retrans=0: losing the last 2 segments costs an RTO every time (IPv6, RTT 20 ms)");
-	case_one_probe(AF_INET, 2,
-		       "TLP on: losing the last 2 segments sends exactly one probe per transaction (IPv4, RTT 20 ms)");
-	case_one_probe(AF_INET6, 3,
-		       "TLP on: losing the last 3 segments sends exactly one probe per transaction (IPv6, RTT 20 ms)");
-	case_faster_than_off();
-	case_single_capped();
-	case_new_data_probe();
-	case_single_measured(true);
-	case_single_measured(false);
-	for (i = 0; i < 3; i++)
-		case_rarely_rto(i);
-	case_fast_probe_sack(true);
-	case_fast_probe_sack(false);
-	case_needless_probe();
-	case_keepalive();
-	case_repaired_single_loss();
-	case_tracepoint();
-	return ktap_end();
+	ktap_begin("tlp-tail", ktap_plan(KTAP_CASES(cases)));
+	if (tlp_net_setup(10))
+		return ktap_fail_cases(KTAP_CASES(cases), "the emulated path could not be set up");
+	return ktap_run_cases(KTAP_CASES(cases));
 }

@@ -8,8 +8,6 @@
  */
 #include "../guest-nodebug/tlpnet.h"
 
-#define CASES 12
-
 static bool sysctl_reads(int ns, const char *name, const char *want)
 {
 	char got[32];
@@ -279,27 +277,25 @@ static void case_many_connections_no_leak(void)
 		    "twenty connections with a lost tail segment all complete and close");
 }
 
+static const struct ktap_case cases[] = {
+	KTAP_CASE("range-accepted", case_range_accepted),
+	KTAP_CASE("range-rejected", case_range_rejected),
+	KTAP_CASE("per-netns", case_per_netns),
+	KTAP_CASE("our-sysctls", case_our_sysctls),
+	KTAP_CASE("counter-in-tcpext", case_counter_in_tcpext),
+	KTAP_CASE("no-sack", case_no_sack),
+	KTAP_CASE("tiny-mss", case_tiny_mss),
+	KTAP_CASE("rst-with-pto-pending", case_rst_with_pto_pending),
+	KTAP_CASE("close-with-pto-armed", case_close_with_pto_armed),
+	KTAP_CASE("zero-window", case_zero_window),
+	KTAP_CASE("probe-timer-in-proc", case_probe_timer_in_proc),
+	KTAP_CASE("many-connections", case_many_connections_no_leak),
+};
+
 int main(void)
 {
-	int i;
-
-	ktap_begin("tlp-robust", CASES);
-	if (tlp_net_setup(5)) {
-		for (i = 0; i < CASES; i++)
-			ktap_result(false, "the emulated path could be set up");
-		return ktap_end();
-	}
-	case_range_accepted();
-	case_range_rejected();
-	case_per_netns();
-	case_our_sysctls();
-	case_counter_in_tcpext();
-	case_no_sack();
-	case_tiny_mss();
-	case_rst_with_pto_pending();
-	case_close_with_pto_armed();
-	case_zero_window();
-	case_probe_timer_in_proc();
-	case_many_connections_no_leak();
-	return ktap_end();
+	ktap_begin("tlp-robust", ktap_plan(KTAP_CASES(cases)));
+	if (tlp_net_setup(5))
+		return ktap_fail_cases(KTAP_CASES(cases), "the emulated path could not be set up");
+	return ktap_run_cases(KTAP_CASES(cases));
 }

@@ -145,6 +145,14 @@ static void test_clocksource_is_high_resolution(void)
 	ktap_result(is_tsc, "the guest clock is the TSC, not jiffies");
 }
 
+static const struct ktap_case cases[] = {
+	KTAP_CASE("release", test_release_is_the_one_built),
+	KTAP_CASE("build-id", test_build_id_is_the_one_built),
+	KTAP_CASE("variant", test_variant_is_the_one_asked_for),
+	KTAP_CASE("fixture-modules", test_fixture_modules_load_and_unload),
+	KTAP_CASE("clocksource", test_clocksource_is_high_resolution),
+};
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "--build-id")) {
@@ -155,11 +163,5 @@ int main(int argc, char **argv)
 		puts(id);
 		return 0;
 	}
-	ktap_begin("lab_smoke", 5);
-	test_release_is_the_one_built();
-	test_build_id_is_the_one_built();
-	test_variant_is_the_one_asked_for();
-	test_fixture_modules_load_and_unload();
-	test_clocksource_is_high_resolution();
-	return ktap_end();
+	return ktap_run("lab_smoke", KTAP_CASES(cases));
 }
