@@ -17,10 +17,11 @@
  *   nots      tail2 with TCP timestamps off (RTT 50 ms)
  *
  * Ours runs every arm with TLP off (tcp_early_retrans 0) and on (3, the
- * default); 6.12 runs it on. Counters come from the server namespace: a
- * transaction "hit an RTO" when TCPTimeouts grew across it; DSACKs
- * (TCPDSACKRecv) count segments the receiver got twice: needless probes
- * and spurious retransmissions.
+ * default); 6.12 runs it on. tcp_metrics are not saved, so no arm starts
+ * from what an earlier one taught the server. Counters come from the
+ * server namespace, over the whole arm: a transaction "hit an RTO" when
+ * TCPTimeouts grew across it; DSACKs (TCPDSACKRecv) count segments the
+ * receiver got twice: needless probes and spurious retransmissions.
  *
  * Output, one line per arm, read by bench/report on the host:
  *   arm <ours|upstream> <on|off> <arm>/rtt<ms>[/...] n=.. failed=..
@@ -100,8 +101,14 @@ static void add_counters(struct tlp_counters *sum, const struct tlp_counters *d)
 	sum->out += d->out;
 }
 
+/*
+ * Counters over the whole arm, up to a settling time after the last
+ * transaction: a transaction's own window ends at its last byte and
+ * misses what its hangup brings (a late DSACK).
+ */
 static void run_fresh(const struct arm *a, struct result *r)
 {
+	struct tlp_counters before = tlp_counters(), d;
 	unsigned int i;
 
 	for (i = 0; i < TXNS; i++) {
@@ -113,8 +120,10 @@ static void run_fresh(const struct arm *a, struct result *r)
 		}
 		r->ms[r->n++] = t.ms;
 		r->rto_txns += t.d.timeouts > 0;
-		add_counters(&r->d, &t.d);
 	}
+	usleep((4 * a->rtt_ms + 300) * 1000);
+	d = tlp_delta(before, tlp_counters());
+	add_counters(&r->d, &d);
 }
 
 /*
@@ -237,6 +246,17 @@ int main(int argc, char **argv)
 	}
 	if (argc > 1 && !strcmp(argv[1], "demo"))
 		return demo();
+	/*
+	 * Every connection starts cold: a connection that ends after an RTO
+	 * saves its reordering degree and ssthresh in tcp_metrics, and every
+	 * later one to the same peer starts from them, so an arm would
+	 * depend on the arms before it (which differ: 6.12 has no "off" arm).
+	 */
+	if (tlp_sysctl(ns_srv, "net/ipv4/tcp_no_metrics_save", "1") ||
+	    tlp_sysctl(ns_cli, "net/ipv4/tcp_no_metrics_save", "1")) {
+		printf("tlp-bench: cannot set tcp_no_metrics_save\n");
+		return 1;
+	}
 	printf("# one transaction at a time: %d fresh connections per loss arm, %d keep-alive rounds\n",
 	       TXNS, KA_ROUNDS);
 	for (a = 0; a < sizeof(arms) / sizeof(arms[0]); a++) {
