@@ -83,9 +83,9 @@ fi
 # the user only what the guest prints (the log keeps the rest).
 quiet=""
 if [ "$mode" = test ] || [ "$mode" = probe ] || [ "$mode" = bench ]; then
-	con="-chardev file,id=con,path=\$out/console.log"
+	con="-chardev \"file,id=con,path=\$out/console.log\""
 else
-	con="-chardev stdio,id=con,signal=off,logfile=\$out/console.log"
+	con="-chardev \"stdio,id=con,signal=off,logfile=\$out/console.log\""
 	quiet=quiet
 fi
 # KUnit suites run only on test boots: a demo or a shell boots quietly.
@@ -107,7 +107,7 @@ cat >"$run/qemu.sh" <<-CMD
 	mkdir -p "\$out"
 	exec qemu-system-x86_64 -accel $acc -cpu $cpu -m ${LAB_MEM:-2048} -smp ${LAB_SMP:-2} \\
 	  -nodefaults -nographic -no-reboot -bios /usr/share/qemu/qboot.rom \\
-	  $con -serial chardev:con -serial file:\$out/results.ktap \\
+	  $con -serial chardev:con -serial "file:\$out/results.ktap" \\
 	  -device isa-debug-exit,iobase=0xf4,iosize=0x04 \\
 	  -device pvpanic-pci -action panic=exit-failure \\
 	  -kernel $run/bzImage -initrd $run/initrd \\

@@ -41,6 +41,8 @@ kunit_status() {
 }
 "${cmd[@]}" >"$log" 2>&1 &
 kpid=$!
+# In the background it ignores Ctrl-C: stop it with this script.
+trap 'kill $kpid 2>/dev/null' EXIT INT TERM
 tail -n +1 -f --pid=$kpid "$log" &
 lab_progress $kpid "${LAB_PROGRESS:-60}" kunit_status
 status=0

@@ -109,7 +109,9 @@ lab_run_dir() {
 # elapsed time modulo $2: a loop turn that takes over a second must not
 # skip a line.
 lab_progress() {
-	local pid=$1 every=$2 what=$3 t0=$SECONDS next=$((SECONDS + $2))
+	local pid=$1 every=$2 what=$3 t0=$SECONDS next
+	((every > 0)) || every=60
+	next=$((SECONDS + every))
 	while kill -0 "$pid" 2>/dev/null; do
 		sleep 1
 		((SECONDS >= next)) || continue

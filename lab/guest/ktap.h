@@ -156,7 +156,7 @@ static inline bool ktap_case_selected(const char *id)
  */
 static inline int ktap_run_cases(const struct ktap_case *cases, int n)
 {
-	int i, k, want, before;
+	int i, k, want, before, selected = 0;
 
 	for (i = 0; i < n; i++) {
 		want = ktap_case_results(&cases[i]);
@@ -165,6 +165,7 @@ static inline int ktap_run_cases(const struct ktap_case *cases, int n)
 				ktap_skip(cases[i].id, "not selected (LAB_CASE)");
 			continue;
 		}
+		selected++;
 		before = ktap_case_nr;
 		cases[i].run();
 		if (ktap_case_nr - before > want)
@@ -172,6 +173,11 @@ static inline int ktap_run_cases(const struct ktap_case *cases, int n)
 				  ktap_case_nr - before, want);
 		while (ktap_case_nr - before < want)
 			ktap_result(false, cases[i].id);
+	}
+	/* A mistyped case id must not give a green run of skips. */
+	if (!selected) {
+		ktap_diag("LAB_CASE=%s matches no case of this suite", getenv("LAB_CASE"));
+		ktap_failed++;
 	}
 	return ktap_end();
 }
