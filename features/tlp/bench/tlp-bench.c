@@ -129,7 +129,8 @@ static void run_fresh(const struct arm *a, struct result *r)
 /*
  * Rounds on one connection; each round is timed from the request to the
  * last byte of the response, and the counters are taken over the whole
- * connection after a settling time in which a late probe would still fire.
+ * connection, its close included, after a settling time in which a late
+ * probe would still fire.
  */
 static void run_keepalive(const struct arm *a, struct result *r)
 {
@@ -146,6 +147,8 @@ static void run_keepalive(const struct arm *a, struct result *r)
 		usleep(KA_THINK_US);
 	}
 	r->failed = KA_ROUNDS - r->n;
+	if (fd >= 0)
+		tlp_hangup(fd);
 	usleep((4 * a->rtt_ms + 300) * 1000);
 	d = tlp_delta(before, tlp_counters());
 	/*
@@ -154,8 +157,6 @@ static void run_keepalive(const struct arm *a, struct result *r)
 	 */
 	r->rto_txns = d.timeouts > 0 ? d.timeouts : 0;
 	add_counters(&r->d, &d);
-	if (fd >= 0)
-		tlp_hangup(fd);
 }
 
 static double percentile(struct result *r, double p)
