@@ -66,7 +66,11 @@ def master(m, ms, clock, T, rules, late, free_us=W, gap=GAP):
     while True:
         start = clock[0]
         deadline = start + free_us
-        if rules != 'seed' and m.released is not None:
+        owed = m.seen is not None and clock[0] - m.seen < free_us
+        if rules == 'ours' and m.released is not None and not owed \
+           and not others():
+            pass    # nobody waits, no turn owed: claim at once, as the seed
+        elif rules != 'seed' and m.released is not None:
             # hold-off: 2S + P at least, the pass, then while others claim
             least = m.released + 2 * S + P
             most = min(m.released + max(3 * R, least - m.released), deadline)

@@ -19,10 +19,12 @@
  * plus however late they are scheduled (hundreds of us under QEMU TCG,
  * as long as a transfer). So:
  *
- *  - after releasing, a master does not claim again for 2 * slew + one
- *    poll, and then not while any other claim is asserted, up to three
- *    wait-retry-us after the release: waiters whose claims are asserted
- *    get the freed bus;
+ *  - after releasing, a master that sees another claim asserted does not
+ *    claim again for 2 * slew + one poll, and then not while any other
+ *    claim is asserted, up to three wait-retry-us after the release:
+ *    waiters whose claims are asserted get the freed bus. One that sees
+ *    no other claim, and owes nobody the turn (below), claims at once, as
+ *    the seed does: an uncontended bus pays nothing for fairness;
  *  - before that, if it saw another master's claim within wait-free-us, it
  *    passes the turn: it does not claim until it sees another claim, or
  *    until wait-retry-us after its release. The rule above makes every
@@ -200,6 +202,13 @@ static int i2c_arb_look(const struct i2c_arb_bus_ops *ops, void *ctx,
 	return ret;
 }
 
+/* Another master claimed the bus within wait-free-us: we owe it the turn. */
+static bool i2c_arb_turn_owed(const struct i2c_arb_timing *t,
+			      const struct i2c_arb_history *h, u64 now)
+{
+	return h->seen && now - h->seen_us < t->free_us;
+}
+
 /*
  * Pass the turn, after a release, when another master claimed the bus
  * within wait-free-us: do not claim until another claim is seen, or until
@@ -222,7 +231,7 @@ static int i2c_arb_pass_turn(const struct i2c_arb_timing *t,
 	u64 end = min(h->released_us + t->retry_us, deadline);
 	int ret;
 
-	if (!h->seen || now - h->seen_us >= t->free_us)
+	if (!i2c_arb_turn_owed(t, h, now))
 		return 0;
 	while (now < end) {
 		ret = i2c_arb_look(ops, ctx, last, res);
@@ -258,11 +267,14 @@ static int i2c_arb_defer(const struct i2c_arb_bus_ops *ops, void *ctx,
 /*
  * Before claiming again soon after our own release, stay off the bus while
  * others claim it: they have been waiting for our release, and poll for it
- * only every I2C_ARB_POLL_US or later. At least 2 * slew + one poll after
- * the release, then the pass (i2c_arb_pass_turn()), then as long as any
- * other claim is asserted, up to I2C_ARB_HOLD_OFF_RETRIES * wait-retry-us
- * after the release or @deadline. Only looks at the lines: a peer sees a
- * master that wants the bus a little later. Returns 0, or a negative errno.
+ * only every I2C_ARB_POLL_US or later. With no other claim asserted and no
+ * turn owed, not at all: a master that asserts from now on meets our claim
+ * in our round, as in the seed's protocol. Otherwise at least 2 * slew +
+ * one poll after the release, then the pass (i2c_arb_pass_turn()), then as
+ * long as any other claim is asserted, up to I2C_ARB_HOLD_OFF_RETRIES *
+ * wait-retry-us after the release or @deadline. Only looks at the lines: a
+ * peer sees a master that wants the bus a little later. Returns 0, or a
+ * negative errno.
  */
 static int i2c_arb_hold_off(const struct i2c_arb_timing *t,
 			    const struct i2c_arb_bus_ops *ops, void *ctx,
@@ -274,13 +286,18 @@ static int i2c_arb_hold_off(const struct i2c_arb_timing *t,
 
 	if (!h->released || t->seed_rounds)
 		return 0;
+	/* We have not looked since before our transfer: blind since then. */
+	last = h->released_us;
+	if (!i2c_arb_turn_owed(t, h, now)) {
+		ret = i2c_arb_look(ops, ctx, &last, res);
+		if (ret <= 0)
+			return ret;
+	}
 	least = h->released_us + 2ULL * t->slew_us + I2C_ARB_POLL_US;
 	most = max_t(u64, I2C_ARB_HOLD_OFF_RETRIES * (u64)t->retry_us,
 		     least - h->released_us);
 	if (now < least)
 		ops->wait_us(ctx, least - now);
-	/* We have not looked since before our transfer: blind since then. */
-	last = h->released_us;
 	ret = i2c_arb_pass_turn(t, ops, ctx, h, deadline, &last, res);
 	if (!ret)
 		ret = i2c_arb_defer(ops, ctx, min(h->released_us + most, deadline),

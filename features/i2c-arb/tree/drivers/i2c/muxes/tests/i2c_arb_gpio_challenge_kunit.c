@@ -195,9 +195,9 @@ static void claim_of_bus_never_released_fails_at_wait_free(struct kunit *test)
 }
 
 /*
- * Claiming again right after our release: we stay off the wires for at
- * least 2 * slew + one poll, then while a waiter's claim is asserted, so
- * the waiter gets the bus; and we do not look before that minimum either.
+ * Claiming again right after our release while a waiter's claim is
+ * asserted: we stay off the wires as long as it is, so the waiter gets the
+ * bus.
  */
 static void claim_after_release_yields_to_waiter(struct kunit *test)
 {
@@ -219,8 +219,12 @@ static void claim_after_release_yields_to_waiter(struct kunit *test)
 	KUNIT_EXPECT_GE(test, res.held_off_us, 1500 - 10);
 }
 
-/* With nobody else claiming, the hold-off is 2 * slew + one poll. */
-static void claim_after_release_waits_two_slews_and_a_poll(struct kunit *test)
+/*
+ * With nobody else claiming and no turn owed, we claim again right after
+ * the release's slew, as the seed does: an uncontended bus pays nothing
+ * for the hold-off.
+ */
+static void claim_after_release_with_nobody_waiting_comes_back_at_once(struct kunit *test)
 {
 	struct fake_bus *b = test->priv;
 	struct i2c_arb_claim_result res;
@@ -230,8 +234,28 @@ static void claim_after_release_waits_two_slews_and_a_poll(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, i2c_arb_release(&binding_defaults, &fake_ops, b, &b->hist), 0);
 	released = b->last_release;
 	KUNIT_EXPECT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &b->hist, &res), 0);
-	KUNIT_EXPECT_EQ(test, b->last_assert, released + 2 * 10 + I2C_ARB_POLL_US);
+	KUNIT_EXPECT_EQ(test, b->last_assert, released + 10);
+	KUNIT_EXPECT_EQ(test, res.held_off_us, 0);
 	KUNIT_EXPECT_FALSE(test, res.contended);
+}
+
+/*
+ * A claim asserted when we come back, even one let go at once, gets at
+ * least 2 * slew + one poll after our release to see it and take the bus.
+ */
+static void claim_after_release_gives_a_waiter_two_slews_and_a_poll(struct kunit *test)
+{
+	struct fake_bus *b = test->priv;
+	struct i2c_arb_claim_result res;
+	u64 released;
+
+	KUNIT_ASSERT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &b->hist, &res), 0);
+	KUNIT_ASSERT_EQ(test, i2c_arb_release(&binding_defaults, &fake_ops, b, &b->hist), 0);
+	released = b->last_release;
+	b->held_until[3] = released + 15;
+	KUNIT_EXPECT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &b->hist, &res), 0);
+	KUNIT_EXPECT_EQ(test, b->last_assert, released + 2 * 10 + I2C_ARB_POLL_US);
+	KUNIT_EXPECT_TRUE(test, res.contended);
 }
 
 /*
@@ -338,7 +362,7 @@ static void claim_after_contended_release_passes_for_wait_retry_only(struct kuni
 
 /*
  * The pass is for masters that others contended with within wait-free-us:
- * one left alone longer claims again 2 * slew + one poll after its release.
+ * one left alone longer claims again right after its release's slew.
  */
 static void claim_long_after_contention_does_not_pass(struct kunit *test)
 {
@@ -352,7 +376,7 @@ static void claim_long_after_contention_does_not_pass(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, i2c_arb_release(&binding_defaults, &fake_ops, b, &b->hist), 0);
 	released = b->last_release;
 	KUNIT_EXPECT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &b->hist, &res), 0);
-	KUNIT_EXPECT_EQ(test, b->last_assert, released + 2 * 10 + I2C_ARB_POLL_US);
+	KUNIT_EXPECT_EQ(test, b->last_assert, released + 10);
 }
 
 /* Claiming as the seed does (a test switch): again right after the release. */
@@ -438,7 +462,8 @@ static struct kunit_case claim_cases[] = {
 	KUNIT_CASE(claim_yields_when_a_release_leaves_others_claiming),
 	KUNIT_CASE(claim_after_release_yields_to_waiter),
 	KUNIT_CASE(claim_with_seed_rounds_comes_back_at_once),
-	KUNIT_CASE(claim_after_release_waits_two_slews_and_a_poll),
+	KUNIT_CASE(claim_after_release_with_nobody_waiting_comes_back_at_once),
+	KUNIT_CASE(claim_after_release_gives_a_waiter_two_slews_and_a_poll),
 	KUNIT_CASE(claim_after_release_yields_for_three_wait_retry_only),
 	KUNIT_CASE(claim_after_contended_release_passes_the_turn),
 	KUNIT_CASE(claim_after_contended_release_passes_for_wait_retry_only),
