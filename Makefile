@@ -17,7 +17,7 @@ export LAB_WORK
 export LAB_FEATURES
 export SUITE
 
-.PHONY: help inputs deps tree series refresh config kernel initramfs test run shell bench check kunit clean distclean
+.PHONY: help inputs deps tree series refresh config kernel initramfs test run shell bench debug-cost check kunit clean distclean
 
 # Every target checks its inputs (VARIANT, FLAVOR, ONLY, LAB_*) before it
 # installs, extracts or builds anything.
@@ -66,6 +66,11 @@ shell: deps
 
 bench: deps
 	@$(LAB)/bench.sh
+
+# What each detector of the debug kernel that a boot parameter switches off
+# costs in boot-and-test time (README, "Debug kernel").
+debug-cost: deps
+	@$(LAB)/debug-cost.sh
 
 check: series
 	@$(LAB)/deps.sh $(LAB)/packages-check.txt && $(LAB)/check.sh
