@@ -19,12 +19,13 @@
  * plus however late they are scheduled (hundreds of us under QEMU TCG,
  * as long as a transfer). So:
  *
- *  - after releasing, a master that sees another claim asserted does not
- *    claim again for 2 * slew + one poll, and then not while any other
- *    claim is asserted, up to three wait-retry-us after the release:
- *    waiters whose claims are asserted get the freed bus. One that sees
- *    no other claim, and owes nobody the turn (below), claims at once, as
- *    the seed does: an uncontended bus pays nothing for fairness;
+ *  - after releasing, a master that owes the turn (below) or sees another
+ *    claim asserted does not claim again for 2 * slew + one poll, and
+ *    then not while any other claim is asserted, up to three
+ *    wait-retry-us after the release: waiters whose claims are asserted
+ *    get the freed bus. One that owes nobody the turn and sees no other
+ *    claim claims at once, as the seed does: a bus with one user pays
+ *    nothing for fairness;
  *  - before that, if it saw another master's claim within wait-free-us, it
  *    passes the turn: it does not claim until it sees another claim, or
  *    until wait-retry-us after its release. The rule above makes every
@@ -49,9 +50,14 @@
  * QEMU TCG looks come late, and the guest still saw a waiter passed twice
  * in a row for 1 of 15,190 checked claims with two masters and 2 of 14,762
  * with three (the seed's rounds: claims passed 7 times or more, 234 of
- * 6,000 with two masters). No bound on the wait follows from the protocol:
- * wait-free-us stays a timeout, not a promise. The
- * tracepoint i2c_arb:i2c_arb_claim reports each claim's start, end, release
+ * 6,000 with two masters). A master that owes nobody the turn claims again
+ * right after its release, so a waiter that polls with its claim released
+ * (in its own pass, or deferring to a claim it saw) can miss that short
+ * release and be passed over until it asserts its claim, at most three
+ * wait-retry-us after its own release; from then on the other master owes
+ * it the turn. No bound on the wait follows from the protocol:
+ * wait-free-us stays a timeout, not a promise. The tracepoint
+ * i2c_arb:i2c_arb_claim reports each claim's start, end, release
  * and longest gap between looks, which is what a test needs to check this.
  *
  * The arbitrator is an i2c-mux "arbitrator": one child bus whose select()
@@ -286,12 +292,15 @@ static int i2c_arb_hold_off(const struct i2c_arb_timing *t,
 
 	if (!h->released || t->seed_rounds)
 		return 0;
-	/* We have not looked since before our transfer: blind since then. */
-	last = h->released_us;
 	if (!i2c_arb_turn_owed(t, h, now)) {
+		/* Idle since the release, not polling: no gap to report. */
+		last = now;
 		ret = i2c_arb_look(ops, ctx, &last, res);
 		if (ret <= 0)
 			return ret;
+	} else {
+		/* We have not looked since before our transfer: blind since. */
+		last = h->released_us;
 	}
 	least = h->released_us + 2ULL * t->slew_us + I2C_ARB_POLL_US;
 	most = max_t(u64, I2C_ARB_HOLD_OFF_RETRIES * (u64)t->retry_us,

@@ -240,6 +240,22 @@ static void claim_after_release_with_nobody_waiting_comes_back_at_once(struct ku
 }
 
 /*
+ * A claim long after our release looks at once: the idle time between is
+ * no gap between looks (it would count a later -EBUSY as stalled).
+ */
+static void claim_long_after_release_reports_no_look_gap(struct kunit *test)
+{
+	struct fake_bus *b = test->priv;
+	struct i2c_arb_claim_result res;
+
+	KUNIT_ASSERT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &b->hist, &res), 0);
+	KUNIT_ASSERT_EQ(test, i2c_arb_release(&binding_defaults, &fake_ops, b, &b->hist), 0);
+	b->now += 1000000;
+	KUNIT_EXPECT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &b->hist, &res), 0);
+	KUNIT_EXPECT_LT(test, res.look_gap_us, I2C_ARB_POLL_US);
+}
+
+/*
  * A claim asserted when we come back, even one let go at once, gets at
  * least 2 * slew + one poll after our release to see it and take the bus.
  */
@@ -464,6 +480,7 @@ static struct kunit_case claim_cases[] = {
 	KUNIT_CASE(claim_with_seed_rounds_comes_back_at_once),
 	KUNIT_CASE(claim_after_release_with_nobody_waiting_comes_back_at_once),
 	KUNIT_CASE(claim_after_release_gives_a_waiter_two_slews_and_a_poll),
+	KUNIT_CASE(claim_long_after_release_reports_no_look_gap),
 	KUNIT_CASE(claim_after_release_yields_for_three_wait_retry_only),
 	KUNIT_CASE(claim_after_contended_release_passes_the_turn),
 	KUNIT_CASE(claim_after_contended_release_passes_for_wait_retry_only),
