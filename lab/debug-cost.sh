@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # make debug-cost: what each detector of the debug kernel that can be
 # switched off at boot costs in boot-and-test time. Every round boots the
-# debug kernel once per arm, in the same order: all detectors on, then one
-# arm per detector with it switched off on the kernel command line. Every
+# debug kernel once per arm: all detectors on, and one arm per detector
+# with it switched off on the kernel command line; round i starts at arm i
+# (rotated), so no arm always runs first or last in a round. Every
 # boot must pass (a detector switched off must not change a verdict); the
 # table gives each arm's median [min-max] over LAB_BENCH_BOOTS rounds (5)
 # and the median of its per-round difference to the all-on boot of that
@@ -34,7 +35,8 @@ out=$LAB_WORK/debug-cost.tsv
 : >"$out"
 say "$boots rounds of ${#arms[@]} debug boots each; seconds in $out"
 for i in $(seq "$boots"); do
-	for arm in "${arms[@]}"; do
+	for k in $(seq 0 $((${#arms[@]} - 1))); do
+		arm=${arms[$(((i - 1 + k) % ${#arms[@]}))]}
 		name=${arm%%|*}
 		say "round $i of $boots: $name"
 		log=$(mktemp)

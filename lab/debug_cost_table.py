@@ -3,7 +3,8 @@
 """Print make debug-cost's table from its arm/round/seconds file.
 
 Each line of the input: arm name, round number, seconds (tab separated).
-The first arm is the reference (all detectors on). For every arm: the
+The first arm of the file (round 1's first) is the reference (all
+detectors on). For every arm: the
 median [min-max] of its boot-and-test times, and the median [min-max] of
 its per-round difference to the reference boot of the same round.
 
@@ -38,7 +39,7 @@ def main(path):
         diff = [by_round[r] - ref[r] for r in sorted(ref)]
         cell = '(reference)' if arm == ref_name else spread(diff)
         print(f'| {arm} | {spread(list(by_round.values()))} | {cell} |')
-    print(f'({len(ref)} rounds; each round boots every arm once, in this order)')
+    print(f'({len(ref)} rounds; each round boots every arm once, round i starting at arm i)')
 
 
 if __name__ == '__main__':
