@@ -9,8 +9,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 export FLAVOR=nodebug ONLY=${ONLY:-}
-boots=${LAB_BENCH_BOOTS:-5}
-[[ "$boots" =~ ^[1-9][0-9]*$ ]] || die "LAB_BENCH_BOOTS='$boots': a number of boots per variant"
+boots=${LAB_BENCH_BOOTS:-5}	# checked by lab_check_inputs
 lab_work_init
 lab_lock
 runs=$(lab_run_dir bench)

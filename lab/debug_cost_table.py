@@ -4,9 +4,9 @@
 
 Each line of the input: arm name, round number, seconds (tab separated).
 The first arm of the file (round 1's first) is the reference (all
-detectors on). For every arm: the
-median [min-max] of its boot-and-test times, and the median [min-max] of
-its per-round difference to the reference boot of the same round.
+detectors on). For every arm: the median [min-max] of its boot-and-test
+times, and the median [min-max] of its per-round difference to the
+reference boot of the same round.
 
   debug_cost_table.py FILE
 """

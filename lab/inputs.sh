@@ -68,6 +68,9 @@ lab_check_inputs() {
 	lab_check_words LAB_FIXTURES "${LAB_FIXTURES:-}" $(lab_known_fixtures)
 	# shellcheck disable=SC2086 # one word per architecture
 	lab_check_words LAB_CHECK_ARCHES "${LAB_CHECK_ARCHES:-}" $LAB_CHECK_KNOWN_ARCHES
+	if ! [[ "${LAB_BENCH_BOOTS:-5}" =~ ^[1-9][0-9]*$ ]]; then
+		die "LAB_BENCH_BOOTS='$LAB_BENCH_BOOTS': a number of boots (make bench) or rounds (make debug-cost)"
+	fi
 	if [ -n "${SUITE:-}" ] && ! [[ "$SUITE" =~ ^[A-Za-z0-9_.*?-]+$ ]]; then
 		die "SUITE='$SUITE': a suite name or glob (letters, digits, _ - . * ?)"
 	fi
