@@ -194,6 +194,18 @@ static void claim_of_bus_never_released_fails_at_wait_free(struct kunit *test)
 	KUNIT_EXPECT_GE(test, b->longest_round, 3000 + 3000 + 3000);
 }
 
+/* An uncontended claim and its release; returns when the claim was dropped. */
+static u64 claim_and_release(struct kunit *test)
+{
+	struct fake_bus *b = test->priv;
+	struct i2c_arb_claim_result res;
+
+	KUNIT_ASSERT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &b->hist, &res), 0);
+	KUNIT_ASSERT_FALSE(test, res.contended);
+	KUNIT_ASSERT_EQ(test, i2c_arb_release(&binding_defaults, &fake_ops, b, &b->hist), 0);
+	return b->last_release;
+}
+
 /*
  * Claiming again right after our release while a waiter's claim is
  * asserted: we stay off the wires as long as it is, so the waiter gets the
@@ -205,9 +217,7 @@ static void claim_after_release_yields_to_waiter(struct kunit *test)
 	struct i2c_arb_claim_result res;
 	u64 released;
 
-	KUNIT_ASSERT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &b->hist, &res), 0);
-	KUNIT_ASSERT_EQ(test, i2c_arb_release(&binding_defaults, &fake_ops, b, &b->hist), 0);
-	released = b->last_release;
+	released = claim_and_release(test);
 	/* The waiter notices the release, then holds the bus for 1.5 ms. */
 	b->held_until[2] = released + 1500;
 	b->looks = 0;
@@ -230,9 +240,7 @@ static void claim_after_release_with_nobody_waiting_comes_back_at_once(struct ku
 	struct i2c_arb_claim_result res;
 	u64 released;
 
-	KUNIT_ASSERT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &b->hist, &res), 0);
-	KUNIT_ASSERT_EQ(test, i2c_arb_release(&binding_defaults, &fake_ops, b, &b->hist), 0);
-	released = b->last_release;
+	released = claim_and_release(test);
 	KUNIT_EXPECT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &b->hist, &res), 0);
 	KUNIT_EXPECT_EQ(test, b->last_assert, released + 10);
 	KUNIT_EXPECT_EQ(test, res.held_off_us, 0);
@@ -248,8 +256,7 @@ static void claim_long_after_release_reports_no_look_gap(struct kunit *test)
 	struct fake_bus *b = test->priv;
 	struct i2c_arb_claim_result res;
 
-	KUNIT_ASSERT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &b->hist, &res), 0);
-	KUNIT_ASSERT_EQ(test, i2c_arb_release(&binding_defaults, &fake_ops, b, &b->hist), 0);
+	claim_and_release(test);
 	b->now += 1000000;
 	KUNIT_EXPECT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &b->hist, &res), 0);
 	KUNIT_EXPECT_LT(test, res.look_gap_us, I2C_ARB_POLL_US);
@@ -265,9 +272,7 @@ static void claim_after_release_gives_a_waiter_two_slews_and_a_poll(struct kunit
 	struct i2c_arb_claim_result res;
 	u64 released;
 
-	KUNIT_ASSERT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &b->hist, &res), 0);
-	KUNIT_ASSERT_EQ(test, i2c_arb_release(&binding_defaults, &fake_ops, b, &b->hist), 0);
-	released = b->last_release;
+	released = claim_and_release(test);
 	b->held_until[3] = released + 15;
 	KUNIT_EXPECT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &b->hist, &res), 0);
 	KUNIT_EXPECT_EQ(test, b->last_assert, released + 2 * 10 + I2C_ARB_POLL_US);
@@ -284,9 +289,7 @@ static void claim_after_release_yields_for_three_wait_retry_only(struct kunit *t
 	struct i2c_arb_claim_result res;
 	u64 released, start;
 
-	KUNIT_ASSERT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &b->hist, &res), 0);
-	KUNIT_ASSERT_EQ(test, i2c_arb_release(&binding_defaults, &fake_ops, b, &b->hist), 0);
-	released = b->last_release;
+	released = claim_and_release(test);
 	b->held_until[0] = FOREVER;
 	b->asserts = 0;
 	start = b->now;
@@ -388,9 +391,7 @@ static void claim_long_after_contention_does_not_pass(struct kunit *test)
 
 	claim_contended_and_release(test);
 	b->now += 50000;
-	KUNIT_ASSERT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &b->hist, &res), 0);
-	KUNIT_ASSERT_EQ(test, i2c_arb_release(&binding_defaults, &fake_ops, b, &b->hist), 0);
-	released = b->last_release;
+	released = claim_and_release(test);
 	KUNIT_EXPECT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &b->hist, &res), 0);
 	KUNIT_EXPECT_EQ(test, b->last_assert, released + 10);
 }
