@@ -26,9 +26,9 @@
  *     not merely out of step: -EBUSY too, with its own message.
  *
  * Timing is standard mode, measured from the lines as read back, so a slow
- * (1 us rise time) bus gets the full margins: SDA is sampled only after SCL
- * has read high for tHIGH, and the STOP has its set-up time and the bus-free
- * time before anything else happens on the bus.
+ * (1 us rise time) bus gets the full margins: the STOP has its set-up time
+ * after SCL reads high, SDA is sampled only after its own rise time, and the
+ * last clock is followed by the bus-free time before the caller's START.
  *
  * Locking: the generic routine assumes the caller owns the bus, which is the
  * case for bus drivers calling i2c_recover_bus() from their transfer path;
@@ -60,8 +60,9 @@
  * tSU;STO >= 4.0 us, tBUF >= 4.7 us, rise time tr <= 1 us. SDA moves in
  * the middle of the low phase, well clear of the falling edge (tHD;DAT).
  * The high phase counts from SCL reading high, so a slow rise eats none of
- * it: tSU;STO, then the STOP, then tBUF (plus SDA's own rise) before SDA is
- * sampled and anything else may start.
+ * it: tSU;STO, then the STOP, then SDA's own rise before it is sampled.
+ * tBUF separates a STOP from the next START, and no START is made while
+ * clocking, so it is waited once, after the last clock.
  */
 #define RECOVERY_TLOW_HALF_NS	2500
 #define RECOVERY_TSU_STO_NS	5000
@@ -245,7 +246,8 @@ static int recovery_pulse(struct i2c_adapter *adap)
 	/* Released also when giving up: we must not be the one holding SDA. */
 	if (bri->set_sda)
 		bri->set_sda(adap, 1);
-	ndelay(RECOVERY_TR_MAX_NS + RECOVERY_TBUF_NS);
+	/* A slave that let go has SDA rising now: give it its rise time. */
+	ndelay(RECOVERY_TR_MAX_NS);
 	return released ? 0 : -EBUSY;
 }
 
@@ -266,6 +268,8 @@ static int recovery_clock_out(struct i2c_adapter *adap, unsigned int *pulses)
 		(*pulses)++;
 		free = recovery_bus_free(adap);
 	} while (free != 1 && *pulses < RECOVERY_MAX_PULSES);
+	/* What follows may be a START: the last STOP gets its bus-free time. */
+	ndelay(RECOVERY_TBUF_NS);
 
 	if (free == 0) {
 		dev_err_ratelimited(&adap->dev,

@@ -35,6 +35,7 @@ struct fake_bus {
 	bool stop_after_release;
 	u64 t_rise, t_fall, min_tlow, min_thigh, min_tsu_sto;
 	u64 min_sample;			/* SDA read this long after SCL rose */
+	u64 t_stop, tbuf_at_unprepare;	/* last STOP; how long before unprepare */
 	unsigned int prepared, unprepared, own_recoveries;
 };
 
@@ -108,7 +109,8 @@ static void fake_set_sda(struct i2c_adapter *adap, int val)
 		return;
 	if (sda_level(bus)) {
 		bus->stops++;
-		track_min(&bus->min_tsu_sto, bus->t_rise, ktime_get_ns());
+		bus->t_stop = ktime_get_ns();
+		track_min(&bus->min_tsu_sto, bus->t_rise, bus->t_stop);
 		bus->stop_after_release = !bus->slave_sda_low;
 	} else {
 		bus->starts++;
@@ -147,9 +149,14 @@ static void fake_prepare(struct i2c_adapter *adap)
 	to_fake(adap)->prepared++;
 }
 
+/* Unprepare hands the bus back: the controller's START may follow at once. */
 static void fake_unprepare(struct i2c_adapter *adap)
 {
-	to_fake(adap)->unprepared++;
+	struct fake_bus *bus = to_fake(adap);
+
+	bus->unprepared++;
+	if (bus->t_stop)
+		bus->tbuf_at_unprepare = ktime_get_ns() - bus->t_stop;
 }
 
 static int fake_own_recovery(struct i2c_adapter *adap)
@@ -390,6 +397,21 @@ static void recovery_clocks_meet_standard_mode_timing(struct kunit *test)
 	KUNIT_EXPECT_GE(test, bus->min_sample, 4000);
 }
 
+/*
+ * The bus-free time (tBUF >= 4.7 us) separates the STOP that freed the bus
+ * from the next START, which the controller may make as soon as recovery
+ * hands the bus back.
+ */
+static void recovery_waits_tbuf_after_the_last_stop(struct kunit *test)
+{
+	struct fake_bus *bus = fake_bus_register(test);
+
+	slave_stuck(bus, 3);
+	KUNIT_ASSERT_EQ(test, recover(bus), 0);
+	KUNIT_ASSERT_TRUE(test, bus->stop_after_release);
+	KUNIT_EXPECT_GE(test, bus->tbuf_at_unprepare, 4700);
+}
+
 /* The platform hooks bracket every recovery, also a failing one. */
 static void recovery_calls_prepare_and_unprepare_once_each(struct kunit *test)
 {
@@ -519,6 +541,7 @@ static struct kunit_case i2c_recovery_cases[] = {
 	KUNIT_CASE(recovery_waits_for_a_slave_stretching_the_clock),
 	KUNIT_CASE(recovery_of_a_free_bus_sends_one_clock_and_a_stop),
 	KUNIT_CASE(recovery_clocks_meet_standard_mode_timing),
+	KUNIT_CASE(recovery_waits_tbuf_after_the_last_stop),
 	KUNIT_CASE(recovery_calls_prepare_and_unprepare_once_each),
 	KUNIT_CASE(recovery_trusts_get_bus_free_over_sda),
 	KUNIT_CASE(recover_bus_runs_the_drivers_own_routine),
