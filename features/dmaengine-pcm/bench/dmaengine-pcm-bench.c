@@ -1,41 +1,201 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * dmaengine-pcm-bench: a full-duplex stream at 48 kHz S16 stereo over a
- * sweep of period sizes (16 to 1024 frames) and counts (2 to 4), on the
- * virtual loopback (generic dmaengine PCM on vdma + vi2s) and on snd-aloop
- * as a baseline. Per configuration: xruns, the playback pointer's error
- * against a line fitted through (time, position) samples (RMS and max, in
- * frames), and the guest's CPU time per period. The whole sweep runs REPS
- * times, so that a stall of the host hits different rows each time; the
- * report takes the median of each value.
+ * dmaengine-pcm-bench: what can differ between our generic dmaengine PCM
+ * (sound/soc/soc-generic-dmaengine-pcm.c) and 6.12's, measured on the
+ * virtual loopback (vdma + vi2s), with snd-aloop alongside as a baseline
+ * whose code is the same on both kernels:
  *
- * Output, one line per configuration and run:
- *   bench <target> period=<p> periods=<n> xruns=<x> rms=<f> max=<f> cpu_us=<f>
+ *  - the cost of each call a stream's life makes into the component: open,
+ *    hw_params, prepare, hw_free, close, and a status call on a running
+ *    stream (the component's pointer callback);
+ *  - the pointer's accuracy for each residue granularity a controller can
+ *    report (burst, segment, descriptor), and for a playback channel with
+ *    residue per burst on a PCM whose capture channel only counts whole
+ *    descriptors (vi2s way "residue-split": this project's per-stream
+ *    opt-in; on 6.12 the flag does not exist and the PCM counts periods).
+ *
+ * Accuracy comes from the kernel's own time of each position: the status
+ * call's driver_tstamp, taken right after the pointer callback, paired with
+ * the hw_ptr that callback gave. A clock read after the ioctl returns would
+ * add the system call's exit and any preemption to every sample. The error
+ * is the distance of each position from the straight line fitted through
+ * all of them: a pointer that moves by whole periods shows up as a
+ * sawtooth of about period/sqrt(12) RMS.
+ *
+ * Output, one line per measurement and run (RUNS runs, interleaved):
+ *   cost <target> <dir> open=<us> hw_params=<us> prepare=<us> hw_free=<us> close=<us> status=<us>
+ *   pointer <config> rms=<frames> max=<frames> per_period=<positions> xruns=<n> samples=<n>
+ * A measurement that cannot be made prints "error=<reason>" and the
+ * program exits 1.
  */
 #include "../guest/vloop.h"
 
-#define SECONDS		2.0
-#define REPS		3
-#define MAX_SAMPLES	200000
+#define RUNS		3
+#define CYCLES		100		/* stream lives per cost measurement */
+#define STATUS_CALLS	200		/* status calls per cost measurement */
+#define RATE		48000
+#define PTR_PERIOD	256
+#define PTR_PERIODS	4
+#define PTR_SECONDS	2.0
+#define MAX_SAMPLES	20000
 
-struct target {
-	const char *name;
-	int card, play_dev, cap_dev;
+#define GRANULARITY	"/sys/module/vdma/parameters/residue_granularity"
+#define CHAN_RESIDUE	"/sys/module/vdma/parameters/chan_residue"
+#define WAY		"/sys/module/vi2s/parameters/way"
+
+enum { OP_OPEN, OP_HW_PARAMS, OP_PREPARE, OP_HW_FREE, OP_CLOSE, OP_STATUS, OP_N };
+static const char * const op_name[OP_N] = {
+	"open", "hw_params", "prepare", "hw_free", "close", "status",
 };
 
-static long long cpu_busy_ticks(void)
-{
-	char buf[512];
-	long long v[8] = { 0 };
+/* Microseconds per call of each op; a stream's life fills one column. */
+static double us[OP_N][STATUS_CALLS];
 
-	if (lab_read("/proc/stat", buf, sizeof(buf)) <= 0)
-		return 0;
-	sscanf(buf, "cpu %lld %lld %lld %lld %lld %lld %lld", &v[0], &v[1], &v[2], &v[3],
-	       &v[4], &v[5], &v[6]);
-	return v[0] + v[1] + v[2] + v[5] + v[6];	/* user nice system irq softirq */
+struct fit {
+	double t[MAX_SAMPLES], pos[MAX_SAMPLES];
+	int n;
+};
+
+static struct fit fit;
+static int failed;
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
 }
 
-/* No libm in the guest build: Newton's square root is plenty here. */
+static double median(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Run @call, store the microseconds it took in @slot; the call's value. */
+#define TIMED(slot, call) ({					\
+	double _t0 = lab_now();					\
+	int _ret = (call);					\
+	(slot) = (lab_now() - _t0) * 1e6;			\
+	_ret;							\
+})
+
+static int neg_errno(int ret)
+{
+	return ret < 0 ? -errno : 0;
+}
+
+static int hw_params(int fd, unsigned int period, unsigned int periods)
+{
+	struct snd_pcm_hw_params hw;
+
+	hw_any(&hw);
+	hw_set_mask(&hw, SNDRV_PCM_HW_PARAM_ACCESS, SNDRV_PCM_ACCESS_RW_INTERLEAVED);
+	hw_set_mask(&hw, SNDRV_PCM_HW_PARAM_FORMAT, SNDRV_PCM_FORMAT_S16_LE);
+	hw_set_mask(&hw, SNDRV_PCM_HW_PARAM_SUBFORMAT, SNDRV_PCM_SUBFORMAT_STD);
+	hw_set_int(&hw, SNDRV_PCM_HW_PARAM_CHANNELS, 2);
+	hw_set_int(&hw, SNDRV_PCM_HW_PARAM_RATE, RATE);
+	hw_set_int(&hw, SNDRV_PCM_HW_PARAM_PERIOD_SIZE, period);
+	hw_set_int(&hw, SNDRV_PCM_HW_PARAM_PERIODS, periods);
+	return neg_errno(ioctl(fd, SNDRV_PCM_IOCTL_HW_PARAMS, &hw));
+}
+
+/* Manual start, xrun when the buffer runs out, kernel time stamps on. */
+static int sw_params(int fd, snd_pcm_uframes_t buffer)
+{
+	struct snd_pcm_sw_params sw;
+
+	memset(&sw, 0, sizeof(sw));
+	sw.proto = SNDRV_PCM_VERSION;
+	sw.tstamp_mode = SNDRV_PCM_TSTAMP_ENABLE;
+	sw.tstamp_type = SNDRV_PCM_TSTAMP_TYPE_MONOTONIC;
+	sw.period_step = 1;
+	sw.avail_min = 1;
+	sw.start_threshold = LONG_MAX;
+	sw.stop_threshold = buffer;
+	return neg_errno(ioctl(fd, SNDRV_PCM_IOCTL_SW_PARAMS, &sw));
+}
+
+/* One stream's life on @path, each call timed into column @i; 0 or -errno. */
+static int one_life(const char *path, int i)
+{
+	int fd, ret;
+
+	TIMED(us[OP_OPEN][i], fd = open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK));
+	if (fd < 0)
+		return -errno;
+	ret = TIMED(us[OP_HW_PARAMS][i], hw_params(fd, 1024, 4));
+	if (!ret)
+		ret = sw_params(fd, 4096);
+	if (!ret)
+		ret = TIMED(us[OP_PREPARE][i], neg_errno(ioctl(fd, SNDRV_PCM_IOCTL_PREPARE)));
+	if (!ret)
+		ret = TIMED(us[OP_HW_FREE][i], neg_errno(ioctl(fd, SNDRV_PCM_IOCTL_HW_FREE)));
+	TIMED(us[OP_CLOSE][i], close(fd));
+	return ret;
+}
+
+/* A playback stream of @period x @periods frames, filled and started. */
+static int start_playback(struct vloop_pcm *p, int card, int dev,
+			  unsigned int period, unsigned int periods)
+{
+	static char zero[4096 * 8 * 4];
+	int ret = vloop_pcm_open_dev(p, card, dev, SNDRV_PCM_STREAM_PLAYBACK, 1);
+
+	if (!ret)
+		ret = vloop_pcm_setup(p, SNDRV_PCM_FORMAT_S16_LE, 2, RATE, period, periods);
+	if (!ret)
+		ret = sw_params(p->fd, p->buffer);
+	if (!ret && p->buffer * p->frame_bytes > sizeof(zero))
+		ret = -E2BIG;
+	if (!ret && vloop_pcm_xfer(p, zero, p->buffer) != (long)p->buffer)
+		ret = -EIO;
+	return ret ? ret : vloop_pcm_ioctl(p, SNDRV_PCM_IOCTL_START);
+}
+
+/* Status calls on a running playback stream: the pointer callback's cost. */
+static int status_cost(int card, int dev)
+{
+	struct snd_pcm_status st;
+	struct vloop_pcm p;
+	int i, ret;
+
+	ret = start_playback(&p, card, dev, 4096, 8);
+	for (i = 0; !ret && i < STATUS_CALLS; i++)
+		ret = TIMED(us[OP_STATUS][i], vloop_pcm_status(&p, &st));
+	if (!ret && st.state != SNDRV_PCM_STATE_RUNNING)
+		ret = -EPIPE;
+	vloop_pcm_close(&p);
+	return ret;
+}
+
+static void cost(const char *target, int card, int dev, int stream)
+{
+	const char *dir = stream == SNDRV_PCM_STREAM_PLAYBACK ? "playback" : "capture";
+	char path[64], line[256];
+	int i, op, n = 0, ret = 0;
+
+	snprintf(path, sizeof(path), "/dev/snd/pcmC%dD%d%c", card, dev,
+		 stream == SNDRV_PCM_STREAM_PLAYBACK ? 'p' : 'c');
+	for (i = 0; !ret && i < CYCLES; i++)
+		ret = one_life(path, i);
+	if (!ret && stream == SNDRV_PCM_STREAM_PLAYBACK)
+		ret = status_cost(card, dev);
+	if (ret) {
+		printf("cost %s %s error=%s\n", target, dir, strerror(-ret));
+		failed = 1;
+		return;
+	}
+	for (op = 0; op < OP_N; op++) {
+		if (op == OP_STATUS && stream != SNDRV_PCM_STREAM_PLAYBACK)
+			break;
+		n += snprintf(line + n, sizeof(line) - n, " %s=%.1f", op_name[op],
+			      median(us[op], op == OP_STATUS ? STATUS_CALLS : CYCLES));
+	}
+	printf("cost %s %s%s\n", target, dir, line);
+}
+
+/* The guest programs link without libm: Newton's square root will do. */
 static double root(double x)
 {
 	double r = x > 1 ? x : 1;
@@ -48,22 +208,12 @@ static double root(double x)
 	return r;
 }
 
-struct fit {
-	double t[MAX_SAMPLES], pos[MAX_SAMPLES];
-	int n;
-};
-
-static struct fit fit;
-
-/* Least-squares line through the samples; RMS and max residual. */
+/* Least-squares line through the samples; RMS and largest residual. */
 static void fit_line(const struct fit *f, double *rms, double *max)
 {
 	double st = 0, sp = 0, stt = 0, stp = 0, a, b, r, s2 = 0;
 	int i;
 
-	*rms = *max = -1;
-	if (f->n < 3)
-		return;
 	for (i = 0; i < f->n; i++) {
 		st += f->t[i];
 		sp += f->pos[i];
@@ -83,103 +233,122 @@ static void fit_line(const struct fit *f, double *rms, double *max)
 	*rms = root(s2 / f->n);
 }
 
-static int restart(struct vloop_pcm *play, struct vloop_pcm *cap, void *zero)
+/*
+ * Keep a playback stream fed for PTR_SECONDS, sampling its position about
+ * every millisecond with the kernel's time of each; stops at an xrun.
+ * Returns 0 or -errno; *@xruns 1 if the stream ran dry, *@distinct the
+ * number of different positions seen.
+ */
+static int pointer_walk(int card, int dev, int *xruns, int *distinct)
 {
-	vloop_pcm_ioctl(play, SNDRV_PCM_IOCTL_DROP);
-	vloop_pcm_ioctl(cap, SNDRV_PCM_IOCTL_DROP);
-	if (vloop_pcm_ioctl(play, SNDRV_PCM_IOCTL_PREPARE) ||
-	    vloop_pcm_ioctl(cap, SNDRV_PCM_IOCTL_PREPARE))
-		return -1;
-	vloop_pcm_xfer(play, zero, play->buffer);
-	if (vloop_pcm_ioctl(cap, SNDRV_PCM_IOCTL_START) ||
-	    vloop_pcm_ioctl(play, SNDRV_PCM_IOCTL_START))
-		return -1;
-	return 0;
-}
-
-/* Sample the playback pointer into the fit (first xrun-free run only). */
-static void sample(struct vloop_pcm *play, double t0, int *frozen)
-{
+	static char zero[PTR_PERIOD * PTR_PERIODS * 4];
 	struct snd_pcm_status st;
+	struct vloop_pcm p;
+	long long last = -1;
+	double end;
+	int ret;
 
-	if (*frozen || fit.n >= MAX_SAMPLES || vloop_pcm_status(play, &st))
-		return;
-	fit.t[fit.n] = lab_now() - t0;
-	fit.pos[fit.n++] = st.hw_ptr;
-}
-
-static void run_config(const struct target *tg, unsigned int period, unsigned int periods)
-{
-	struct vloop_pcm play = { .fd = -1 }, cap = { .fd = -1 };
-	static char zero[1 << 20], sink[1 << 20];
-	int xruns = 0, frozen = 0;
-	long long c0, c1;
-	double t0, end, rms, max, cpu_us = -1;
-	long n;
-
-	fit.n = 0;
-	if (vloop_pcm_open_dev(&cap, tg->card, tg->cap_dev, SNDRV_PCM_STREAM_CAPTURE, 1) ||
-	    vloop_pcm_open_dev(&play, tg->card, tg->play_dev, SNDRV_PCM_STREAM_PLAYBACK, 1) ||
-	    vloop_pcm_setup(&cap, SNDRV_PCM_FORMAT_S16_LE, 2, 48000, period, periods) ||
-	    vloop_pcm_setup(&play, SNDRV_PCM_FORMAT_S16_LE, 2, 48000, period, periods) ||
-	    restart(&play, &cap, zero)) {
-		printf("bench %s period=%u periods=%u error=%s\n", tg->name, period, periods,
-		       strerror(errno));
-		goto out;
-	}
-	c0 = cpu_busy_ticks();
-	t0 = lab_now();
-	for (end = t0 + SECONDS; lab_now() < end;) {
-		struct pollfd pfd[2] = { { play.fd, POLLOUT, 0 }, { cap.fd, POLLIN, 0 } };
-
-		poll(pfd, 2, 1);
-		sample(&play, t0, &frozen);
-		n = vloop_pcm_xfer(&play, zero, play.buffer);
-		if (n == -EPIPE || vloop_pcm_xfer(&cap, sink, sizeof(sink) / 4) == -EPIPE) {
-			xruns++;
-			frozen = 1;
-			if (restart(&play, &cap, zero))
-				break;
+	fit.n = *xruns = *distinct = 0;
+	ret = start_playback(&p, card, dev, PTR_PERIOD, PTR_PERIODS);
+	for (end = lab_now() + PTR_SECONDS; !ret && lab_now() < end; lab_sleep_ms(1)) {
+		ret = vloop_pcm_status(&p, &st);
+		if (ret)
+			break;
+		if (st.state != SNDRV_PCM_STATE_RUNNING) {
+			*xruns = 1;
+			break;
 		}
+		if (!st.driver_tstamp.tv_sec && !st.driver_tstamp.tv_nsec) {
+			ret = -ENOTSUP;	/* a kernel without driver time stamps */
+			break;
+		}
+		if (fit.n < MAX_SAMPLES) {
+			fit.t[fit.n] = st.driver_tstamp.tv_sec + st.driver_tstamp.tv_nsec * 1e-9;
+			fit.pos[fit.n++] = st.hw_ptr;
+		}
+		*distinct += (long long)st.hw_ptr != last;
+		last = st.hw_ptr;
+		if (st.avail)
+			vloop_pcm_xfer(&p, zero, st.avail);
 	}
-	c1 = cpu_busy_ticks();
-	/* USER_HZ is 100: a tick is 10 ms. */
-	cpu_us = (c1 - c0) * 10000.0 / (SECONDS * 48000 / period);
-	fit_line(&fit, &rms, &max);
-	printf("bench %s period=%u periods=%u xruns=%d rms=%.1f max=%.1f cpu_us=%.1f\n",
-	       tg->name, period, periods, xruns, rms, max, cpu_us);
-out:
-	vloop_pcm_close(&play);
-	vloop_pcm_close(&cap);
+	vloop_pcm_close(&p);
+	return ret;
 }
 
-static void sweep(const struct target *tg)
+static void pointer(const char *config, int card, int dev)
 {
-	static const unsigned int sizes[] = { 16, 32, 64, 128, 256, 512, 1024 };
-	unsigned int i, periods;
+	double rms, max, periods;
+	int xruns, distinct, ret;
 
-	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
-		for (periods = 2; periods <= 4; periods++)
-			run_config(tg, sizes[i], periods);
+	ret = card < 0 ? -ENODEV : pointer_walk(card, dev, &xruns, &distinct);
+	if (!ret && fit.n < 3)
+		ret = -ENODATA;
+	if (ret) {
+		printf("pointer %s error=%s\n", config, strerror(-ret));
+		failed = 1;
+		return;
+	}
+	fit_line(&fit, &rms, &max);
+	periods = (fit.pos[fit.n - 1] - fit.pos[0]) / PTR_PERIOD;
+	printf("pointer %s rms=%.1f max=%.1f per_period=%.2f xruns=%d samples=%d\n", config,
+	       rms, max, periods > 0 ? distinct / periods : 0, xruns, fit.n);
+}
+
+/*
+ * The loopback bound with vdma reporting @granularity (per channel
+ * @chan_residue) and vi2s registering the PCM @way; the overlay's id, the
+ * card in *@card (-1: none).
+ */
+static int bind(int granularity, const char *chan_residue, const char *way, int *card)
+{
+	lab_sh(NULL, 0, "echo %d > " GRANULARITY " && echo %s > " CHAN_RESIDUE
+	       " && echo %s > " WAY, granularity, chan_residue, way);
+	return vloop_bind("vloop", card);
+}
+
+/* One run: the costs on the default registration, then every pointer. */
+static void run(int aloop)
+{
+	static const struct {
+		const char *config, *chan_residue, *way;
+		int granularity;
+	} ptr[] = {
+		{ "burst", "-1,-1", "default", 2 },
+		{ "segment", "-1,-1", "default", 1 },
+		{ "descriptor", "-1,-1", "default", 0 },
+		{ "split", "2,0", "residue-split", 2 },
+	};
+	unsigned int i;
+	int id, card;
+
+	for (i = 0; i < sizeof(ptr) / sizeof(ptr[0]); i++) {
+		id = bind(ptr[i].granularity, ptr[i].chan_residue, ptr[i].way, &card);
+		if (!i) {
+			cost("vloop", card, 0, SNDRV_PCM_STREAM_PLAYBACK);
+			cost("vloop", card, 0, SNDRV_PCM_STREAM_CAPTURE);
+		}
+		pointer(ptr[i].config, card, 0);
+		vloop_unbind(id);
+	}
+	lab_sh(NULL, 0, "echo 2 > " GRANULARITY " && echo -1,-1 > " CHAN_RESIDUE
+	       " && echo default > " WAY);
+	if (aloop < 0)
+		return;
+	cost("aloop", aloop, 0, SNDRV_PCM_STREAM_PLAYBACK);
+	pointer("aloop", aloop, 0);
 }
 
 int main(void)
 {
-	struct target vloop = { "vloop", -1, 0, 0 }, aloop = { "aloop", -1, 0, 1 };
-	int id, rep;
+	int r, aloop;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	lab_sh(NULL, 0, "modprobe vdma && modprobe vi2s && modprobe snd-aloop");
-	id = vloop_bind("vloop", &vloop.card);
-	aloop.card = vloop_card("Loopback");
-	printf("# variant %s, vloop card %d, snd-aloop card %d\n",
-	       getenv("LAB_VARIANT") ?: "?", vloop.card, aloop.card);
-	for (rep = 0; rep < REPS; rep++) {
-		if (vloop.card >= 0)
-			sweep(&vloop);
-		if (aloop.card >= 0)
-			sweep(&aloop);
-	}
-	lab_overlay_remove(id);
-	return vloop.card >= 0 ? 0 : 1;
+	aloop = vloop_card("Loopback");
+	printf("# variant %s, snd-aloop card %d\n", getenv("LAB_VARIANT") ?: "?", aloop);
+	if (aloop < 0)
+		failed = 1;
+	for (r = 0; r < RUNS; r++)
+		run(aloop);
+	return failed;
 }
