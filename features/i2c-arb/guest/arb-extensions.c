@@ -3,7 +3,7 @@
  * arb-extensions - what our arbitrator does beyond the seed and upstream
  * 6.12: three masters on one bus (two their-claim lines each), and the
  * same topologies described by software nodes (fixtures/i2c-arb-swnode)
- * instead of device tree.
+ * instead of device tree, with a client described on the arbitrated bus.
  */
 #include "arb-lib.h"
 
@@ -111,11 +111,100 @@ static void case_swnode_three(void)
 	case_swnode(3);
 }
 
+/* The name of the software node behind a device, from its sysfs link. */
+static bool swnode_is(const char *dev, const char *want)
+{
+	char path[PATH_MAX], target[PATH_MAX];
+	const char *base;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/software_node", dev);
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0)
+		return false;
+	target[n] = 0;
+	base = strrchr(target, '/');
+	return base && !strcmp(base + 1, want);
+}
+
+/* The driver bound to @dev, waiting up to @seconds for a deferred probe. */
+static bool bound_to(const char *dev, const char *driver, double seconds)
+{
+	char path[PATH_MAX], target[PATH_MAX];
+	double end = lab_now() + seconds;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/driver", dev);
+	while ((n = readlink(path, target, sizeof(target) - 1)) < 0 && lab_now() < end)
+		lab_sleep_ms(50);
+	if (n < 0)
+		return false;
+	target[n] = 0;
+	return !strcmp(strrchr(target, '/') + 1, driver);
+}
+
+/*
+ * A 24c02 described by the software node "eeprom@50" below master A's
+ * "i2c-arb" node (size 128, where the chip alone would give 256): bytes
+ * written through at24 reach the EEPROM on the shared wires.
+ */
+static bool eeprom_through_client(const struct arb_topo *t, const char *dev)
+{
+	static const uint8_t data[4] = { 0x5a, 0xa5, 0x3c, 0xc3 };
+	uint8_t back[4] = { 0 }, cell[4] = { 0 };
+	char path[PATH_MAX];
+	struct stat st;
+	int fd, w = -1, r = -1;
+
+	snprintf(path, sizeof(path), "%s/eeprom", dev);
+	fd = open(path, O_RDWR);
+	if (fd >= 0) {
+		w = pwrite(fd, data, sizeof(data), 0x40);
+		r = pread(fd, back, sizeof(back), 0x40);
+		if (fstat(fd, &st))
+			st.st_size = -1;
+		close(fd);
+	}
+	wsim_eeprom_peek(t->sim_dir, 0x40, cell, sizeof(cell));
+	ktap_diag("%s: size %lld, wrote %d, read %d, back %02x.., EEPROM %02x..", path,
+		  fd >= 0 ? (long long)st.st_size : -1LL, w, r, back[0], cell[0]);
+	return fd >= 0 && st.st_size == 128 && w == 4 && r == 4 &&
+	       !memcmp(back, data, 4) && !memcmp(cell, data, 4);
+}
+
+static void case_swnode_client(void)
+{
+	static const char *name = "[extension] a client described by a software node on a software-node arbitrator's bus probes and reads and writes through it";
+	char bus[128], dev[128];
+	bool up, node, probed = false, io = false;
+	struct arb_topo t;
+	int child;
+
+	if (!ktap_extension(name))
+		return;
+	topo_swnode(&t, 2);
+	up = !lab_sh(NULL, 0, "modprobe i2c-arb-swnode masters=2 client=1") &&
+	     topo_wait_bound(&t, 10);
+	child = up ? child_bus(t.arb_dev[0]) : -1;
+	snprintf(bus, sizeof(bus), "/sys/bus/i2c/devices/i2c-%d", child);
+	snprintf(dev, sizeof(dev), "/sys/bus/i2c/devices/%d-0050", child);
+	node = child >= 0 && swnode_is(bus, "i2c-arb");
+	if (node)
+		probed = bound_to(dev, "at24", 10) && swnode_is(dev, "eeprom@50");
+	if (probed)
+		io = eeprom_through_client(&t, dev);
+	ktap_diag("bound %d, child i2c-%d: node i2c-arb %d, at24 on eeprom@50 %d, I/O %d",
+		  up, child, node, probed, io);
+	ktap_result(up && node && probed && io, name);
+	lab_sh(NULL, 0, "rmmod i2c-arb-swnode");
+}
+
 /* Each case brings its topology up and down itself, and reports on all of it. */
 static const struct ktap_case cases[] = {
 	KTAP_CASE_N("three-masters-overlay", case_three_overlay, 3),
 	KTAP_CASE_N("two-masters-swnode", case_swnode_two, 2),
 	KTAP_CASE_N("three-masters-swnode", case_swnode_three, 2),
+	KTAP_CASE("client-on-swnode-bus", case_swnode_client),
 };
 
 int main(void)
