@@ -14,6 +14,8 @@ export ONLY=${ONLY:-}
 # SUITE=<suite>.<case> (globs too): one KUnit case, through kunit.filter_glob.
 # shellcheck disable=SC2053 # the glob is meant
 wanted() { [ -z "${SUITE:-}" ] || [[ "$1" == ${SUITE%%.*} ]]; }
+# The guest clock at the first console line whose text begins with $1 ("?" if none).
+guest_stamp() { sed -n "s|^\[ *\([0-9.]*\)\] $1.*|\1|p" "$2" | sed -n '1p;1q' | grep . || echo '?'; }
 in_series() { [[ " $(lab_series_features | tr '\n' ' ') " == *" $1 "* ]]; }
 
 lab_work_init
@@ -76,7 +78,7 @@ for FLAVOR in $flavors; do
 	run=$runs/$FLAVOR
 	t0=$(date +%s.%N)
 	LAB_KUNIT_SUITES=${ONLY:+$kunit} "$LAB_REPO/lab/boot.sh" test "$run" || true
-	say "boot and tests took $(echo "$(date +%s.%N) - $t0" | bc | cut -c1-6) s; /init at $(sed -n 's/^\[ *\([0-9.]*\)\] Run \/init.*/\1/p' "$run/console.log") s guest uptime"
+	say "boot and tests took $(echo "$(date +%s.%N) - $t0" | bc | cut -c1-6) s; guest uptime at the first test $(guest_stamp 'KTAP version' "$run/console.log") s, at /init $(guest_stamp 'Run /init' "$run/console.log") s"
 	set +e
 	"$LAB_REPO/lab/judge.py" --label "$VARIANT-$FLAVOR" --results "$run/results.ktap" \
 		--console "$run/console.log" --qemu-rc "$(cat "$run/qemu.rc" 2>/dev/null || echo 255)" \
