@@ -319,9 +319,14 @@ int i2c_generic_scl_recovery(struct i2c_adapter *adap)
 		ret = -EBUSY;
 	}
 
-	recovery_select_pins(bri, false);
+	/*
+	 * As in 6.12: the controller is set up again (designware re-inits,
+	 * pxa resets a busy block) while the pins are still GPIOs, and only
+	 * then gets them back, so it never drives the bus half-initialised.
+	 */
 	if (bri->unprepare_recovery)
 		bri->unprepare_recovery(adap);
+	recovery_select_pins(bri, false);
 
 	recovery_count_pulses(adap, pulses);
 	return ret;
