@@ -378,6 +378,48 @@ static void case_half_duplex(void)
 		      "HALF_DUPLEX: one \"rx-tx\" channel serves playback and capture");
 }
 
+/*
+ * The channel of each stream, as vi2s/pcm_chans reads it through
+ * soc_component_to_pcm(): "0,1" for dma?chan0 and dma?chan1, "-" for none.
+ */
+static void chans_by_lookup(char *out, size_t size)
+{
+	char buf[256], *play, *cap;
+
+	snprintf(out, size, "?");
+	if (lab_read(VI2S_DEBUGFS "/pcm_chans", buf, sizeof(buf)) <= 0)
+		return;
+	play = strstr(buf, "playback: ");
+	cap = strstr(buf, "capture: ");
+	if (!play || !cap)
+		return;
+	play = strstr(play, "chan");
+	cap = strstr(cap, "chan");
+	snprintf(out, size, "%d,%d", play ? atoi(play + 4) : -1, cap ? atoi(cap + 4) : -1);
+}
+
+/*
+ * fsl_asrc_dma reuses the back end's channel: it finds the generic PCM by
+ * its driver name and reads chan[stream]. That must be the stream's own
+ * channel, and with HALF_DUPLEX the one channel for both.
+ */
+static void case_chans_by_component(void)
+{
+	char plain[16] = "?", half[16] = "?";
+	struct way_run r;
+
+	if (way_bind(&r, "default", "vloop"))
+		chans_by_lookup(plain, sizeof(plain));
+	way_unbind(&r);
+	if (way_bind(&r, "half-duplex", "vloop-halfduplex"))
+		chans_by_lookup(half, sizeof(half));
+	way_unbind(&r);
+	ktap_diag("chan[] by component lookup: plain %s (want 0,1), half duplex %s (want 0,0)",
+		  plain, half);
+	ktap_result(!strcmp(plain, "0,1") && !strcmp(half, "0,0"),
+		    "another driver finding the PCM by its driver name reads each stream's channel in chan[] (fsl_asrc_dma)");
+}
+
 /* Each case binds the loopback its own way and unbinds it: none needs another. */
 static const struct ktap_case cases[] = {
 	KTAP_CASE("hw-startup", case_hw_startup),
@@ -388,6 +430,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE("compat", case_compat),
 	KTAP_CASE("filter", case_filter),
 	KTAP_CASE("half-duplex", case_half_duplex),
+	KTAP_CASE("chans-by-component", case_chans_by_component),
 	KTAP_CASE("multi-cpu", case_multi_cpu),
 	KTAP_CASE("residue-shared", case_residue_shared),
 	KTAP_CASE("residue-per-stream", case_residue_per_stream),
