@@ -235,6 +235,32 @@ static void case_multi_master(const char *name)
 		    lab_kmsg_count("no bus recovery on a multi-master bus") > 0, name);
 }
 
+/*
+ * A bus slowed down with i2c-gpio,delay-us has slaves or wiring that need
+ * it: recovery on it clocks no faster than its transfers, both phases of
+ * every clock at least delay-us (50 us on this bus).
+ */
+static void case_delay_us(const char *name)
+{
+	long long tlow = -1, thigh = -1, pulses = -1;
+	struct wiresim slow = { .fd = -1, .overlay_id = -1 };
+	int inj = -1, ret = -1;
+
+	if (!wiresim_open(&slow, "i2c-wire-sim-slow", "i2c-wire-sim-slow-master")) {
+		wsim_write(slow.sim, "monitor/reset", "1");
+		inj = wsim_write(slow.sim, "fault_stuck_sda", "0");
+		ret = adap_put(&slow, "recover_bus", "1");
+		tlow = wsim_read_num(slow.sim, "monitor/tlow_min_ns");
+		thigh = wsim_read_num(slow.sim, "monitor/thigh_min_ns");
+		pulses = wsim_read_num(slow.sim, "monitor/pulses");
+	}
+	if (slow.fd >= 0)
+		close(slow.fd);
+	ktap_diag("delay-us 50: fault %d, recover %d, %lld pulses, tLOW >= %lld ns, tHIGH >= %lld ns",
+		  inj, ret, pulses, tlow, thigh);
+	ktap_result(!inj && !ret && pulses == 9 && tlow >= 50000 && thigh >= 50000, name);
+}
+
 /* Without the opt-in (the plain overlay, as every board has it): none. */
 static void case_not_opted(const char *name)
 {
@@ -381,6 +407,7 @@ OURS(case_stretching, "ours: a slave stretching the clock by 20 us is waited for
 OURS(case_race, "ours: recover_bus racing transfers never breaks one")
 OURS(case_rate_limited, "ours: recovery errors are rate-limited (40 failures, at most 10 lines)")
 OURS(case_multi_master, "ours: i2c-gpio,bus-recovery is refused on a multi-master bus")
+OURS(case_delay_us, "ours: on a bus with i2c-gpio,delay-us 50 recovery clocks no faster, tLOW and tHIGH >= 50 us")
 
 /* The last case: the plain bus in place of the opted-in one. */
 static void case_not_opted_ours(void)
@@ -411,6 +438,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE("race", case_race_ours),
 	KTAP_CASE("rate-limited", case_rate_limited_ours),
 	KTAP_CASE("multi-master", case_multi_master_ours),
+	KTAP_CASE("delay-us", case_delay_us_ours),
 	KTAP_CASE("not-opted", case_not_opted_ours),
 };
 
