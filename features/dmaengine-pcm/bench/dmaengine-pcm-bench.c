@@ -15,8 +15,8 @@
  *    opt-in; on 6.12 the flag does not exist and the PCM counts periods).
  *
  * Accuracy comes from the kernel's own time of each position: the status
- * call's driver_tstamp, taken right after the pointer callback, paired with
- * the hw_ptr that callback gave. A clock read after the ioctl returns would
+ * call's driver_tstamp, taken when the core has accounted the position the
+ * pointer callback gave (update_audio_tstamp()), paired with that hw_ptr. A clock read after the ioctl returns would
  * add the system call's exit and any preemption to every sample. The error
  * is the distance of each position from the straight line fitted through
  * all of them: a pointer that moves by whole periods shows up as a
@@ -246,6 +246,7 @@ static int pointer_walk(int card, int dev, int *xruns, int *distinct)
 	struct snd_pcm_status st;
 	struct vloop_pcm p;
 	long long last = -1;
+	time_t t0_sec = 0;
 	double end;
 	int ret;
 
@@ -263,8 +264,12 @@ static int pointer_walk(int card, int dev, int *xruns, int *distinct)
 			ret = -ENOTSUP;	/* a kernel without driver time stamps */
 			break;
 		}
+		if (!t0_sec)
+			t0_sec = st.driver_tstamp.tv_sec;
 		if (fit.n < MAX_SAMPLES) {
-			fit.t[fit.n] = st.driver_tstamp.tv_sec + st.driver_tstamp.tv_nsec * 1e-9;
+			/* Seconds since the first sample: the fit stays well conditioned. */
+			fit.t[fit.n] = st.driver_tstamp.tv_sec - t0_sec +
+				       st.driver_tstamp.tv_nsec * 1e-9;
 			fit.pos[fit.n++] = st.hw_ptr;
 		}
 		*distinct += (long long)st.hw_ptr != last;
@@ -278,7 +283,7 @@ static int pointer_walk(int card, int dev, int *xruns, int *distinct)
 
 /*
  * A walk the guest cut short with an xrun (a vCPU not scheduled for the
- * 16 ms the buffer holds) is tried again, twice at most; xruns counts them.
+ * 21 ms the buffer holds) is tried again, twice at most; xruns counts them.
  */
 static void pointer(const char *config, int card, int dev)
 {

@@ -384,18 +384,19 @@ static void case_half_duplex(void)
  */
 static void chans_by_lookup(char *out, size_t size)
 {
-	char buf[256], *play, *cap;
+	char buf[256], *line, *save = NULL;
+	int play = -1, cap = -1;
 
 	snprintf(out, size, "?");
 	if (lab_read(VI2S_DEBUGFS "/pcm_chans", buf, sizeof(buf)) <= 0)
 		return;
-	play = strstr(buf, "playback: ");
-	cap = strstr(buf, "capture: ");
-	if (!play || !cap)
-		return;
-	play = strstr(play, "chan");
-	cap = strstr(cap, "chan");
-	snprintf(out, size, "%d,%d", play ? atoi(play + 4) : -1, cap ? atoi(cap + 4) : -1);
+	/* One line per stream; a stream without a channel reads "-". */
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "playback: dma%*uchan%d", &play) == 1 ||
+		    sscanf(line, "capture: dma%*uchan%d", &cap) == 1)
+			continue;
+	}
+	snprintf(out, size, "%d,%d", play, cap);
 }
 
 /*

@@ -67,7 +67,13 @@
 #define RECOVERY_TLOW_HALF_NS	2500
 #define RECOVERY_TSU_STO_NS	5000
 #define RECOVERY_TBUF_NS	5000
-#define RECOVERY_TR_MAX_NS	1000
+/*
+ * tr is measured from 30 % to 70 % of VDD. A released line charges like an
+ * RC: it reaches the 70 % input threshold about 1.4 tr after the release,
+ * so with standard mode's tr of 1 us SDA is read back 2 us after it is let
+ * go, not 1 us, when it may still be read low.
+ */
+#define RECOVERY_SDA_HIGH_NS	2000
 #define RECOVERY_MAX_PULSES	9
 /*
  * A slave may stretch the clock; SMBus gives up on SCL held low after
@@ -246,8 +252,8 @@ static int recovery_pulse(struct i2c_adapter *adap)
 	/* Released also when giving up: we must not be the one holding SDA. */
 	if (bri->set_sda)
 		bri->set_sda(adap, 1);
-	/* A slave that let go has SDA rising now: give it its rise time. */
-	ndelay(RECOVERY_TR_MAX_NS);
+	/* A slave that let go has SDA rising now: let it reach VIH. */
+	ndelay(RECOVERY_SDA_HIGH_NS);
 	return released ? 0 : -EBUSY;
 }
 
