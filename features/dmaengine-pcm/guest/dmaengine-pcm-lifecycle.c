@@ -206,6 +206,25 @@ static void case_granularity_burst(void)
 	case_granularity(2, "burst");
 }
 
+/*
+ * Unloading the fixtures leaves nothing behind: vdma's and vi2s's debugfs
+ * folders go with their modules (a stale folder would point at freed
+ * code), and both load again. Run last: the other cases need them.
+ */
+static void case_unload(void)
+{
+	bool removed, vdma_gone, vi2s_gone, again;
+
+	removed = !lab_sh(NULL, 0, "modprobe -r vi2s && modprobe -r vdma");
+	vdma_gone = access("/sys/kernel/debug/vdma", F_OK) != 0;
+	vi2s_gone = access("/sys/kernel/debug/vi2s", F_OK) != 0;
+	again = !lab_sh(NULL, 0, "modprobe vdma && modprobe vi2s");
+	ktap_diag("removed %d, vdma debugfs gone %d, vi2s debugfs gone %d, loaded again %d",
+		  removed, vdma_gone, vi2s_gone, again);
+	ktap_result(removed && vdma_gone && vi2s_gone && again,
+		    "unloading vi2s and vdma removes their debugfs folders, and both load again");
+}
+
 static const struct ktap_case cases[] = {
 	KTAP_CASE("playback-only", case_playback_only),
 	KTAP_CASE("no-channel", case_no_channel),
@@ -214,6 +233,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE("granularity-segment", case_granularity_segment),
 	KTAP_CASE("granularity-descriptor", case_granularity_descriptor),
 	KTAP_CASE("granularity-burst", case_granularity_burst),
+	KTAP_CASE("unload", case_unload),
 };
 
 int main(void)
