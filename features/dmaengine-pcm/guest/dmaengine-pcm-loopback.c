@@ -9,7 +9,10 @@
  * shifted or altered, across formats (bus widths 1 to 4 bytes), channel
  * counts, rates and period sizes, with read/write and mmap access, either
  * stream started first, a pause of the playback, and a system sleep in
- * the middle of both streams, resumed with SNDRV_PCM_IOCTL_RESUME. Non-interleaved
+ * the middle of both streams, resumed with SNDRV_PCM_IOCTL_RESUME. A
+ * capture that misses part of the signal (prepared and started while the
+ * playback runs; paused long enough for the FIFO to overflow) must hold
+ * whole frames of it, in order, every sample in its channel. Non-interleaved
  * access is not offered (neither 6.12 nor ours advertises it): that case
  * checks it is refused. Parity: the same on upstream.
  */
@@ -22,6 +25,8 @@ enum loop_mode {
 	LOOP_MMAP,	/* both streams mmap'ed, pointers moved with SYNC_PTR */
 	LOOP_PAUSE,	/* read/write; playback paused PAUSE_MS, 100 ms in */
 	LOOP_SLEEP,	/* read/write; system sleep (pm_test devices) 100 ms in */
+	LOOP_CAP_PAUSE,	/* read/write; capture paused PAUSE_MS, 100 ms in */
+	LOOP_CAP_LATE,	/* capture prepared again and started -lead_us after playback */
 };
 
 #define PAUSE_MS	200
@@ -65,14 +70,29 @@ static const struct loop_case cases[] = {
 	{ SNDRV_PCM_FORMAT_S24_3LE, 2, 48000, 256, 8, 9730, LOOP_RW },
 	{ SNDRV_PCM_FORMAT_S32_LE, 8, 48000, 256, 8, 12150, LOOP_RW },
 	/*
-	 * Capture started while the playback runs. It is prepared before the
-	 * playback starts, as vi2s's prepare empties the FIFO the way a driver
-	 * resets its receiver, and this receiver (unlike an I2S one on LRCLK)
-	 * would not find the frame again in a running line: what the
-	 * transmitter sent meanwhile waits in the FIFO. Fails if the RX
+	 * Capture started while the playback runs, prepared before it (what
+	 * the transmitter sent meanwhile waits in the FIFO, as vi2s's prepare
+	 * empties it the way a driver resets its receiver). Fails if the RX
 	 * channel started late loses, repeats or shifts a sample.
 	 */
 	{ SNDRV_PCM_FORMAT_S16_LE, 2, 48000, 1024, 8, -40000, LOOP_RW },
+	/*
+	 * Capture prepared and started while the playback runs: the receiver
+	 * is reset in the middle of the line's frame, and must start at the
+	 * next frame's first slot, as an I2S receiver does on the frame clock.
+	 * Fails on a FIFO that hands it the transmitter's next bus word (a
+	 * sample in the wrong channel: 7 times in 8 with 8 channels).
+	 */
+	{ SNDRV_PCM_FORMAT_S16_LE, 8, 48000, 1024, 8, -40000, LOOP_CAP_LATE },
+	{ SNDRV_PCM_FORMAT_S24_3LE, 2, 48000, 1024, 8, -40000, LOOP_CAP_LATE },
+	/*
+	 * Capture paused while the playback runs on: 200 ms of 8 channels at
+	 * 192 kHz overflow the 512 KiB FIFO, which drops the oldest bytes.
+	 * Fails unless it drops whole frames, so that the resumed capture
+	 * reads the slot it stopped at, and unless the capture holds exactly
+	 * one gap (the FIFO overflowed).
+	 */
+	{ SNDRV_PCM_FORMAT_S24_3LE, 8, 192000, 2048, 8, 0, LOOP_CAP_PAUSE },
 	/*
 	 * mmap access: the application writes and reads the DMA buffer
 	 * itself. Fails if the buffer mapped is not the one the DMA moves,
@@ -106,6 +126,10 @@ struct loop_run {
 	size_t written;
 	uint8_t *area[2];	/* mmap'ed buffer by stream; NULL: read/write */
 	unsigned int pause_ms;
+	int late;		/* capture prepared again before its late start */
+	size_t scanned;		/* captured frames looked at for the signal's last */
+	bool tail_seen;		/* the signal's last frame was among them */
+	struct vloop_pcm *paused;	/* the stream a pause case pauses */
 	double pause_at, release_at;
 	double sleep_at;	/* 0: no system sleep to come */
 	int slept;		/* a system sleep was resumed from */
@@ -208,6 +232,105 @@ static long gap_mismatches(struct loop_run *r, int min_runs)
 	return 0;
 }
 
+/* Captured frame @i is frame @k of the signal, every sample in its channel. */
+static bool frame_is(const struct loop_run *r, size_t i, size_t k)
+{
+	int bytes = vloop_sample_bytes(r->cap.format), bits = vloop_sample_bits(r->cap.format);
+	const uint8_t *in = r->in + i * r->cap.frame_bytes;
+	unsigned int c, ch = r->cap.channels;
+
+	for (c = 0; c < ch; c++)
+		if (vloop_get_sample(in + c * bytes, bytes, bits) != vloop_signal(k * ch + c, bits))
+			return false;
+	return true;
+}
+
+/* The first frame of the signal from @from on that captured frame @i is; out_frames if none. */
+static size_t find_frame(const struct loop_run *r, size_t i, size_t from)
+{
+	for (; from < r->out_frames; from++)
+		if (frame_is(r, i, from))
+			return from;
+	return r->out_frames;
+}
+
+/*
+ * Captured frame @i holds frame @a of the signal up to some channel and
+ * frame @b from there on: the receiver paused within a frame and resumed
+ * in the same slot of a later one.
+ */
+static bool frame_straddles(const struct loop_run *r, size_t i, size_t a, size_t b)
+{
+	int bytes = vloop_sample_bytes(r->cap.format), bits = vloop_sample_bits(r->cap.format);
+	const uint8_t *in = r->in + i * r->cap.frame_bytes;
+	unsigned int c = 0, ch = r->cap.channels;
+
+	while (c < ch && vloop_get_sample(in + c * bytes, bytes, bits) == vloop_signal(a * ch + c, bits))
+		c++;
+	if (!c)
+		return false;
+	for (; c < ch; c++)
+		if (vloop_get_sample(in + c * bytes, bytes, bits) != vloop_signal(b * ch + c, bits))
+			return false;
+	return true;
+}
+
+/*
+ * Where the signal goes on after captured frame @i, which is not frame @k:
+ * the later frame @i is (a jump at a frame boundary), or one less than the
+ * frame @i + 1 is when @i straddles the jump. out_frames if neither.
+ */
+static size_t jump_target(const struct loop_run *r, size_t i, size_t k)
+{
+	size_t j = find_frame(r, i, k + 1);
+
+	if (j < r->out_frames || i + 1 >= r->in_frames)
+		return j;
+	j = find_frame(r, i + 1, k + 2);
+	return j < r->out_frames && frame_straddles(r, i, k, j - 1) ? j - 1 : r->out_frames;
+}
+
+/*
+ * The capture of a stream the receiver missed part of, from the onset:
+ * frames of the signal in order up to its last, the first of them any
+ * frame when @late, with @jumps forward jumps (the FIFO's drops) between,
+ * each in whole frames: a frame the jump cuts holds the earlier frame's
+ * first channels and the later one's others. A frame that is none of
+ * these (a sample in another channel, or cut within a sample) fails.
+ */
+static long frame_mismatches(struct loop_run *r, bool late, int jumps)
+{
+	size_t i = onset(r), k = late ? find_frame(r, i, 0) : 0, first = k, lost = 0, j;
+	int seen = 0;
+
+	if (i == r->in_frames || first == r->out_frames)
+		return snprintf(r->why, sizeof(r->why), "the first captured frame (%zu of %zu) is no frame of the signal",
+				i, r->in_frames), 1;
+	for (; i < r->in_frames && k < r->out_frames; i++, k++) {
+		if (frame_is(r, i, k))
+			continue;
+		j = jump_target(r, i, k);
+		if (j == r->out_frames || ++seen > jumps)
+			return snprintf(r->why, sizeof(r->why), "captured frame %zu is not signal frame %zu%s",
+					i, k, j == r->out_frames ? " nor any later one" : " (a second jump)"), 1;
+		lost += j - k;
+		k = j;
+	}
+	snprintf(r->why, sizeof(r->why), "signal from frame %zu of %zu, %d jumps over %zu frames",
+		 first, r->out_frames, seen, lost);
+	if (k < r->out_frames || seen != jumps || (late && !first))
+		return -1;
+	return 0;
+}
+
+/* The signal's last frame has been captured (frames read since the last look). */
+static bool ends_with_signal(struct loop_run *r)
+{
+	for (; !r->tail_seen && r->scanned < r->in_frames; r->scanned++)
+		r->tail_seen = frame_is(r, r->scanned, r->out_frames - 1);
+	return r->tail_seen;
+}
+
 /* The stream's pointers after a hwsync; with @set, appl_ptr is moved to *@appl. */
 static int sync_ptr(struct vloop_pcm *p, snd_pcm_uframes_t *hw, snd_pcm_uframes_t *appl, int set)
 {
@@ -288,8 +411,8 @@ static int pump(struct loop_run *r)
 }
 
 /*
- * Pause the playback 100 ms in, release it pause_ms later. A pause refused
- * because an underrun stopped the stream first is that xrun (retried).
+ * Pause r->paused 100 ms in, release it pause_ms later. A pause refused
+ * because an xrun stopped the stream first is that xrun (retried).
  */
 static int pause_step(struct loop_run *r)
 {
@@ -307,10 +430,10 @@ static int pause_step(struct loop_run *r)
 	} else {
 		return 0;
 	}
-	if (!ioctl(r->play.fd, SNDRV_PCM_IOCTL_PAUSE, push))
+	if (!ioctl(r->paused->fd, SNDRV_PCM_IOCTL_PAUSE, push))
 		return 0;
 	ret = -errno;
-	if (!vloop_pcm_status(&r->play, &st) && st.state == SNDRV_PCM_STATE_XRUN)
+	if (!vloop_pcm_status(r->paused, &st) && st.state == SNDRV_PCM_STATE_XRUN)
 		ret = -EPIPE;
 	return snprintf(r->why, sizeof(r->why), "pause %d: %s", push, strerror(-ret)), ret;
 }
@@ -353,10 +476,12 @@ static int sleep_step(struct loop_run *r)
 }
 
 /* The whole signal is back: after the onset, and after the pause's gap if any. */
-static bool signal_back(const struct loop_run *r)
+static bool signal_back(struct loop_run *r)
 {
 	if (r->written < r->out_frames)
 		return false;
+	if (r->paused == &r->cap || r->late)
+		return ends_with_signal(r);
 	if (r->pause_ms || r->slept)
 		return signal_samples(r) >= r->out_frames * r->play.channels;
 	return onset(r) + r->out_frames <= r->in_frames;
@@ -371,6 +496,8 @@ static int start_streams(struct loop_run *r, int lead_us)
 
 	if (!ret && lead_us)
 		usleep(abs(lead_us));
+	if (!ret && r->late)
+		ret = vloop_pcm_ioctl(second, SNDRV_PCM_IOCTL_PREPARE);
 	if (!ret)
 		ret = vloop_pcm_ioctl(second, SNDRV_PCM_IOCTL_START);
 	if (ret)
@@ -456,7 +583,9 @@ static int loop_start(struct loop_run *r, int card, const struct loop_case *c,
 		ret = map_buffer(r, &r->play);
 	if (ret)
 		return ret;
-	r->pause_ms = c->mode == LOOP_PAUSE ? PAUSE_MS : 0;
+	r->pause_ms = c->mode == LOOP_PAUSE || c->mode == LOOP_CAP_PAUSE ? PAUSE_MS : 0;
+	r->paused = c->mode == LOOP_CAP_PAUSE ? &r->cap : &r->play;
+	r->late = c->mode == LOOP_CAP_LATE;
 	r->sleep_at = c->mode == LOOP_SLEEP;	/* set to a time when the streams start */
 	r->out_frames = out_frames > r->play.buffer ? out_frames : r->play.buffer;
 	r->in_cap = in_cap ? in_cap : r->out_frames * 3 + c->rate;
@@ -491,7 +620,9 @@ static long loop_once(int card, const struct loop_case *c, char *why, size_t why
 		snprintf(r.why, sizeof(r.why), "the signal came back before the sleep");
 		ret = -1;
 	} else if (!ret) {
-		ret = c->mode == LOOP_PAUSE ? gap_mismatches(&r, 1) :
+		ret = c->mode == LOOP_CAP_PAUSE ? frame_mismatches(&r, false, 1) :
+		      c->mode == LOOP_CAP_LATE ? frame_mismatches(&r, true, 0) :
+		      c->mode == LOOP_PAUSE ? gap_mismatches(&r, 1) :
 		      c->mode == LOOP_SLEEP ? gap_mismatches(&r, 0) : mismatches(&r);
 	}
 	snprintf(why, whylen, "%s", r.why);
@@ -526,7 +657,13 @@ static void case_name(const struct loop_case *c, char *name, size_t len)
 	int n = snprintf(name, len, "%s %u ch at %u Hz", vloop_format_name(c->format),
 			 c->channels, c->rate);
 
-	if (c->lead_us > 0)
+	if (c->mode == LOOP_CAP_LATE)
+		snprintf(name + n, len - n, ", capture prepared and started %.2f ms into the playback, holds whole frames of the signal in order from a frame boundary",
+			 -c->lead_us / 1000.0);
+	else if (c->mode == LOOP_CAP_PAUSE)
+		snprintf(name + n, len - n, ", capture paused %u ms as the FIFO overflows, resumes in its slot: whole frames of the signal in order, one gap",
+			 PAUSE_MS);
+	else if (c->lead_us > 0)
 		snprintf(name + n, len - n, ", capture started %.2f ms before playback, loops back bit-exact from a frame boundary",
 			 c->lead_us / 1000.0);
 	else if (c->lead_us < 0)
@@ -554,6 +691,8 @@ static void case_loopback(int card, const struct loop_case *c)
 		ktap_diag("%ld mismatched samples (or error): %s; FIFO dropped %lld, silence %lld",
 			  bad, why, lab_read_key(VI2S_DEBUGFS "/fifo", "dropped"),
 			  lab_read_key(VI2S_DEBUGFS "/fifo", "silence"));
+	else if (why[0])
+		ktap_diag("%s", why);
 	ktap_result(bad == 0, name);
 }
 
