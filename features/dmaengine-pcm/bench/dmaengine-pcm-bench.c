@@ -81,77 +81,26 @@ static double median(double *v, int n)
 	_ret;							\
 })
 
-static int neg_errno(int ret)
-{
-	return ret < 0 ? -errno : 0;
-}
-
-static int hw_params(int fd, unsigned int period, unsigned int periods)
-{
-	struct snd_pcm_hw_params hw;
-
-	hw_any(&hw);
-	hw_set_mask(&hw, SNDRV_PCM_HW_PARAM_ACCESS, SNDRV_PCM_ACCESS_RW_INTERLEAVED);
-	hw_set_mask(&hw, SNDRV_PCM_HW_PARAM_FORMAT, SNDRV_PCM_FORMAT_S16_LE);
-	hw_set_mask(&hw, SNDRV_PCM_HW_PARAM_SUBFORMAT, SNDRV_PCM_SUBFORMAT_STD);
-	hw_set_int(&hw, SNDRV_PCM_HW_PARAM_CHANNELS, 2);
-	hw_set_int(&hw, SNDRV_PCM_HW_PARAM_RATE, RATE);
-	hw_set_int(&hw, SNDRV_PCM_HW_PARAM_PERIOD_SIZE, period);
-	hw_set_int(&hw, SNDRV_PCM_HW_PARAM_PERIODS, periods);
-	return neg_errno(ioctl(fd, SNDRV_PCM_IOCTL_HW_PARAMS, &hw));
-}
-
-/* Manual start, xrun when the buffer runs out, kernel time stamps on. */
-static int sw_params(int fd, snd_pcm_uframes_t buffer)
-{
-	struct snd_pcm_sw_params sw;
-
-	memset(&sw, 0, sizeof(sw));
-	sw.proto = SNDRV_PCM_VERSION;
-	sw.tstamp_mode = SNDRV_PCM_TSTAMP_ENABLE;
-	sw.tstamp_type = SNDRV_PCM_TSTAMP_TYPE_MONOTONIC;
-	sw.period_step = 1;
-	sw.avail_min = 1;
-	sw.start_threshold = LONG_MAX;
-	sw.stop_threshold = buffer;
-	return neg_errno(ioctl(fd, SNDRV_PCM_IOCTL_SW_PARAMS, &sw));
-}
-
 /* One stream's life on @path, each call timed into column @i; 0 or -errno. */
 static int one_life(const char *path, int i)
 {
-	int fd, ret;
+	struct vloop_pcm p = { 0 };
+	int ret;
 
-	TIMED(us[OP_OPEN][i], fd = open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK));
-	if (fd < 0)
+	TIMED(us[OP_OPEN][i], p.fd = open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK));
+	if (p.fd < 0)
 		return -errno;
-	ret = TIMED(us[OP_HW_PARAMS][i], hw_params(fd, 1024, 4));
+	ret = TIMED(us[OP_HW_PARAMS][i],
+		    vloop_pcm_hw_params(&p, SNDRV_PCM_ACCESS_RW_INTERLEAVED,
+					SNDRV_PCM_FORMAT_S16_LE, 2, RATE, 1024, 4));
 	if (!ret)
-		ret = sw_params(fd, 4096);
+		ret = vloop_pcm_sw_params(&p, 1);
 	if (!ret)
-		ret = TIMED(us[OP_PREPARE][i], neg_errno(ioctl(fd, SNDRV_PCM_IOCTL_PREPARE)));
+		ret = TIMED(us[OP_PREPARE][i], vloop_pcm_ioctl(&p, SNDRV_PCM_IOCTL_PREPARE));
 	if (!ret)
-		ret = TIMED(us[OP_HW_FREE][i], neg_errno(ioctl(fd, SNDRV_PCM_IOCTL_HW_FREE)));
-	TIMED(us[OP_CLOSE][i], close(fd));
+		ret = TIMED(us[OP_HW_FREE][i], vloop_pcm_ioctl(&p, SNDRV_PCM_IOCTL_HW_FREE));
+	TIMED(us[OP_CLOSE][i], close(p.fd));
 	return ret;
-}
-
-/* A playback stream of @period x @periods frames, filled and started. */
-static int start_playback(struct vloop_pcm *p, int card, int dev,
-			  unsigned int period, unsigned int periods)
-{
-	static char zero[4096 * 8 * 4];
-	int ret = vloop_pcm_open_dev(p, card, dev, SNDRV_PCM_STREAM_PLAYBACK, 1);
-
-	if (!ret)
-		ret = vloop_pcm_setup(p, SNDRV_PCM_FORMAT_S16_LE, 2, RATE, period, periods);
-	if (!ret)
-		ret = sw_params(p->fd, p->buffer);
-	if (!ret && p->buffer * p->frame_bytes > sizeof(zero))
-		ret = -E2BIG;
-	if (!ret && vloop_pcm_xfer(p, zero, p->buffer) != (long)p->buffer)
-		ret = -EIO;
-	return ret ? ret : vloop_pcm_ioctl(p, SNDRV_PCM_IOCTL_START);
 }
 
 /* Status calls on a running playback stream: the pointer callback's cost. */
@@ -161,7 +110,7 @@ static int status_cost(int card, int dev)
 	struct vloop_pcm p;
 	int i, ret;
 
-	ret = start_playback(&p, card, dev, 4096, 8);
+	ret = vloop_start_playback_dev(&p, card, dev, 4096, 8, 1);
 	for (i = 0; !ret && i < STATUS_CALLS; i++)
 		ret = TIMED(us[OP_STATUS][i], vloop_pcm_status(&p, &st));
 	if (!ret && st.state != SNDRV_PCM_STATE_RUNNING)
@@ -251,7 +200,7 @@ static int pointer_walk(int card, int dev, int *xruns, int *distinct)
 	int ret;
 
 	fit.n = *xruns = *distinct = 0;
-	ret = start_playback(&p, card, dev, PTR_PERIOD, PTR_PERIODS);
+	ret = vloop_start_playback_dev(&p, card, dev, PTR_PERIOD, PTR_PERIODS, 1);
 	for (end = lab_now() + PTR_SECONDS; !ret && lab_now() < end; lab_sleep_ms(1)) {
 		ret = vloop_pcm_status(&p, &st);
 		if (ret)

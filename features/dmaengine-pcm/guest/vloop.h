@@ -200,18 +200,13 @@ static inline const char *vloop_format_name(snd_pcm_format_t format)
 	}
 }
 
-/*
- * hw_params for an exact configuration in @access, then sw_params with a
- * manual start (start_threshold beyond reach) and an xrun when the buffer
- * runs out.
- */
-static inline int vloop_pcm_setup_access(struct vloop_pcm *pcm, snd_pcm_access_t access,
-					 snd_pcm_format_t format, unsigned int channels,
-					 unsigned int rate, snd_pcm_uframes_t period,
-					 unsigned int periods)
+/* hw_params for an exact configuration in @access; @pcm learns its shape. */
+static inline int vloop_pcm_hw_params(struct vloop_pcm *pcm, snd_pcm_access_t access,
+				      snd_pcm_format_t format, unsigned int channels,
+				      unsigned int rate, snd_pcm_uframes_t period,
+				      unsigned int periods)
 {
 	struct snd_pcm_hw_params hw;
-	struct snd_pcm_sw_params sw;
 
 	hw_any(&hw);
 	hw_set_mask(&hw, SNDRV_PCM_HW_PARAM_ACCESS, access);
@@ -230,19 +225,42 @@ static inline int vloop_pcm_setup_access(struct vloop_pcm *pcm, snd_pcm_access_t
 	pcm->buffer = hw_ival(&hw, SNDRV_PCM_HW_PARAM_BUFFER_SIZE)->min;
 	pcm->frame_bytes = channels * vloop_sample_bytes(format);
 	pcm->info = hw.info;
+	return 0;
+}
+
+/*
+ * sw_params: a manual start (start_threshold beyond reach), an xrun when
+ * the buffer runs out, and with @tstamp the kernel's monotonic time stamps
+ * in every status (driver_tstamp: when the pointer was read).
+ */
+static inline int vloop_pcm_sw_params(struct vloop_pcm *pcm, int tstamp)
+{
+	struct snd_pcm_sw_params sw;
 
 	memset(&sw, 0, sizeof(sw));
 	sw.proto = SNDRV_PCM_VERSION;
-	sw.tstamp_mode = SNDRV_PCM_TSTAMP_NONE;
+	sw.tstamp_mode = tstamp ? SNDRV_PCM_TSTAMP_ENABLE : SNDRV_PCM_TSTAMP_NONE;
+	sw.tstamp_type = SNDRV_PCM_TSTAMP_TYPE_MONOTONIC;
 	sw.period_step = 1;
 	sw.avail_min = 1;
 	sw.start_threshold = LONG_MAX;
 	sw.stop_threshold = pcm->buffer;
-	if (ioctl(pcm->fd, SNDRV_PCM_IOCTL_SW_PARAMS, &sw) < 0)
-		return -errno;
-	if (ioctl(pcm->fd, SNDRV_PCM_IOCTL_PREPARE) < 0)
-		return -errno;
-	return 0;
+	return ioctl(pcm->fd, SNDRV_PCM_IOCTL_SW_PARAMS, &sw) < 0 ? -errno : 0;
+}
+
+/* hw_params, sw_params without time stamps, prepare; 0 or -errno. */
+static inline int vloop_pcm_setup_access(struct vloop_pcm *pcm, snd_pcm_access_t access,
+					 snd_pcm_format_t format, unsigned int channels,
+					 unsigned int rate, snd_pcm_uframes_t period,
+					 unsigned int periods)
+{
+	int ret = vloop_pcm_hw_params(pcm, access, format, channels, rate, period, periods);
+
+	if (!ret)
+		ret = vloop_pcm_sw_params(pcm, 0);
+	if (!ret && ioctl(pcm->fd, SNDRV_PCM_IOCTL_PREPARE) < 0)
+		ret = -errno;
+	return ret;
 }
 
 /* The same in the access every suite uses: read/write, interleaved. */
@@ -277,16 +295,22 @@ static inline long vloop_pcm_xfer(struct vloop_pcm *pcm, void *buf, snd_pcm_ufra
 	return x.result;
 }
 
-/* Start a playback of a full buffer of silence on @card; 0 or -errno. */
-static inline int vloop_start_playback(struct vloop_pcm *p, int card,
-				       unsigned int period, unsigned int periods)
+/*
+ * Start a playback of a full buffer of silence (S16_LE, 2 channels, 48 kHz)
+ * on PCM device @dev of @card, with kernel time stamps if @tstamp; 0 or
+ * -errno.
+ */
+static inline int vloop_start_playback_dev(struct vloop_pcm *p, int card, int dev,
+					   unsigned int period, unsigned int periods, int tstamp)
 {
 	void *zero;
 	long n;
-	int ret = vloop_pcm_open(p, card, SNDRV_PCM_STREAM_PLAYBACK, 1);
+	int ret = vloop_pcm_open_dev(p, card, dev, SNDRV_PCM_STREAM_PLAYBACK, 1);
 
 	if (!ret)
 		ret = vloop_pcm_setup(p, SNDRV_PCM_FORMAT_S16_LE, 2, 48000, period, periods);
+	if (!ret && tstamp)
+		ret = vloop_pcm_sw_params(p, 1);
 	if (ret)
 		return ret;
 	zero = calloc(p->buffer, p->frame_bytes);
@@ -297,6 +321,12 @@ static inline int vloop_start_playback(struct vloop_pcm *p, int card,
 	if (n < 0)
 		return (int)n;
 	return vloop_pcm_ioctl(p, SNDRV_PCM_IOCTL_START);
+}
+
+static inline int vloop_start_playback(struct vloop_pcm *p, int card,
+				       unsigned int period, unsigned int periods)
+{
+	return vloop_start_playback_dev(p, card, 0, period, periods, 0);
 }
 
 /*
