@@ -9,9 +9,10 @@
  *             once with probability 1/20 (seeded: the same drop sets in
  *             every arm and every boot)
  *   keepalive one connection, 48 request/response rounds of 1, 2, 3 and 11
- *             segments with 60 ms between rounds, no loss: past quick-ACK a
- *             Linux receiver delays its ACK of a lone segment, which is
- *             where a probe can be needless (IPv6 too at RTT 10 ms)
+ *             segments with 60 ms between rounds, no loss, the client in
+ *             pingpong mode: past quick-ACK it delays its ACK of a lone
+ *             segment, which is where a probe can be needless (IPv6 too at
+ *             RTT 10 ms)
  *   jitter    random5 and keepalive with each packet's one-way delay spread
  *             by +-5 ms (uniform), so packets reorder (RTT 50 ms)
  *   nots      tail2 with TCP timestamps off (RTT 50 ms)
@@ -141,7 +142,7 @@ static void run_keepalive(const struct arm *a, struct result *r)
 	for (i = 0; fd >= 0 && i < KA_ROUNDS; i++) {
 		double t0 = lab_now();
 
-		if (!tlp_round(fd, tlp_drop(sizes[i % 4], 0, 0)))
+		if (!tlp_round_pingpong(fd, tlp_drop(sizes[i % 4], 0, 0)))
 			break;
 		r->ms[r->n++] = (lab_now() - t0) * 1e3;
 		usleep(KA_THINK_US);

@@ -362,6 +362,22 @@ static inline bool tlp_round(int fd, struct tlp_request rq)
 	return write(fd, &rq, sizeof(rq)) == sizeof(rq) && tlp_read_response(fd);
 }
 
+/*
+ * A round on a kept-alive connection whose client delays its ACKs as an
+ * interactive Linux peer does. A Linux receiver that reads a short
+ * segment out of an idle socket ACKs it at once unless it is in pingpong
+ * mode, which its delayed-ACK timer ends: TCP_QUICKACK 0 asks for the
+ * mode again before every request, so that a lone last segment waits for
+ * the 40 ms delayed ACK, where a probe can be needless.
+ */
+static inline bool tlp_round_pingpong(int fd, struct tlp_request rq)
+{
+	int off = 0;
+
+	return !setsockopt(fd, IPPROTO_TCP, TCP_QUICKACK, &off, sizeof(off)) &&
+	       tlp_round(fd, rq);
+}
+
 static inline struct tlp_txn tlp_transact(int family, const char *src,
 				   struct tlp_request rq)
 {
@@ -495,6 +511,17 @@ static inline int tlp_ip_batch(const char *ns, const char *cmds)
 		    lab_sh(NULL, 0, "/usr/sbin/ip -b %s", path);
 }
 
+/*
+ * Remove the namespaces an earlier program of this boot left (each lives
+ * until its process ends, its name until deleted), so that a suite can run
+ * again by hand after make test: ip -force goes on past the ones missing.
+ */
+static inline void tlp_net_clean(void)
+{
+	if (!tlp_write_tmp("/tmp/tlp-ip-clean", "netns del cli\nnetns del rtr\nnetns del srv\n"))
+		lab_sh(NULL, 0, "/usr/sbin/ip -force -b /tmp/tlp-ip-clean >/dev/null 2>&1 || true");
+}
+
 /* Build the path; leaves the calling thread in cli. Returns 0 or -1. */
 static inline int tlp_net_setup(int delay_ms)
 {
@@ -503,6 +530,7 @@ static inline int tlp_net_setup(int delay_ms)
 	mkdir("/run", 0755);
 	mkdir("/tmp", 01777);
 	ns_root = open("/proc/thread-self/ns/net", O_RDONLY);
+	tlp_net_clean();
 	if (tlp_ip_batch(NULL, tlp_ip_root) || tlp_ip_batch("cli", tlp_ip_cli) ||
 	    tlp_ip_batch("rtr", tlp_ip_rtr) || tlp_ip_batch("srv", tlp_ip_srv))
 		return -1;
