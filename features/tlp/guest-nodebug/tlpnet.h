@@ -364,11 +364,12 @@ static inline bool tlp_round(int fd, struct tlp_request rq)
 
 /*
  * A round on a kept-alive connection whose client delays its ACKs as an
- * interactive Linux peer does. A Linux receiver that reads a short
- * segment out of an idle socket ACKs it at once unless it is in pingpong
- * mode, which its delayed-ACK timer ends: TCP_QUICKACK 0 asks for the
- * mode again before every request, so that a lone last segment waits for
- * the 40 ms delayed ACK, where a probe can be needless.
+ * interactive Linux peer does. A Linux receiver that reads all the data
+ * of a segment sent with PSH (the end of the server's write) ACKs it at
+ * once unless it is in pingpong mode (tcp_cleanup_rbuf()), which its
+ * delayed-ACK timer ends: TCP_QUICKACK 0 asks for the mode again before
+ * every request, so that a lone last segment waits for the 40 ms delayed
+ * ACK, where a probe can be needless.
  */
 static inline bool tlp_round_pingpong(int fd, struct tlp_request rq)
 {
@@ -512,9 +513,9 @@ static inline int tlp_ip_batch(const char *ns, const char *cmds)
 }
 
 /*
- * Remove the namespaces an earlier program of this boot left (each lives
- * until its process ends, its name until deleted), so that a suite can run
- * again by hand after make test: ip -force goes on past the ones missing.
+ * Remove the namespaces an earlier program of this boot left (bound under
+ * /run/netns, they outlive it), so that a suite can run again by hand
+ * after make test: ip -force goes on past the ones missing.
  */
 static inline void tlp_net_clean(void)
 {
