@@ -164,7 +164,7 @@ int main(void)
 	/* The plan is known once pcm-test has said what it ran. */
 	ktap_begin("dmaengine-pcm-kselftest", 4 + nresults);
 	ktap_result(card >= 0, "the vloop overlay gives a card for pcm-test");
-	if (!prealloc)
+	if (prealloc_diag[0])
 		ktap_diag("%s", prealloc_diag);
 	ktap_result(prealloc,
 		    "each vloop stream takes a 1024 KiB preallocation through ALSA's proc file");

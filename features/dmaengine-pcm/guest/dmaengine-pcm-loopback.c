@@ -27,6 +27,7 @@ enum loop_mode {
 	LOOP_SLEEP,	/* read/write; system sleep (pm_test devices) 100 ms in */
 	LOOP_CAP_PAUSE,	/* read/write; capture paused PAUSE_MS, 100 ms in */
 	LOOP_CAP_LATE,	/* capture prepared again and started -lead_us after playback */
+	LOOP_PREP_IN_PAUSE,	/* capture prepared in a playback pause, started after it */
 };
 
 #define PAUSE_MS	200
@@ -86,6 +87,14 @@ static const struct loop_case cases[] = {
 	{ SNDRV_PCM_FORMAT_S16_LE, 8, 48000, 1024, 8, -40000, LOOP_CAP_LATE },
 	{ SNDRV_PCM_FORMAT_S24_3LE, 2, 48000, 1024, 8, -40000, LOOP_CAP_LATE },
 	/*
+	 * Playback alone, paused 100 ms in (within a frame, at a bus word);
+	 * the capture prepared during the pause and started 40 ms after the
+	 * release. The transmitter resumes with no receiver running yet: the
+	 * FIFO must still pad the frame up to the slot it resumes in, or the
+	 * receiver takes that slot for slot 0.
+	 */
+	{ SNDRV_PCM_FORMAT_S16_LE, 8, 48000, 1024, 8, 0, LOOP_PREP_IN_PAUSE },
+	/*
 	 * Capture paused while the playback runs on: 200 ms of 8 channels at
 	 * 192 kHz overflow the 512 KiB FIFO, which drops the oldest bytes.
 	 * Fails unless it drops whole frames, so that the resumed capture
@@ -127,6 +136,8 @@ struct loop_run {
 	uint8_t *area[2];	/* mmap'ed buffer by stream; NULL: read/write */
 	unsigned int pause_ms;
 	int late;		/* capture prepared again before its late start */
+	int prep_in_pause;	/* capture prepared in the playback's pause */
+	double cap_start_at;	/* when to start that capture; 0: not due */
 	size_t scanned;		/* captured frames looked at for the signal's last */
 	bool tail_seen;		/* the signal's last frame was among them */
 	struct vloop_pcm *paused;	/* the stream a pause case pauses */
@@ -276,6 +287,32 @@ static bool frame_straddles(const struct loop_run *r, size_t i, size_t a, size_t
 }
 
 /*
+ * The frame of the signal a late capture starts in: the one captured frame
+ * @i is, or, when the capture starts in the frame the transmitter resumed
+ * in, the one whose later channels @i holds after silent ones (the FIFO's
+ * padding). out_frames if neither.
+ */
+static size_t late_start(const struct loop_run *r, size_t i)
+{
+	int bytes = vloop_sample_bytes(r->cap.format), bits = vloop_sample_bits(r->cap.format);
+	const uint8_t *in = r->in + i * r->cap.frame_bytes;
+	unsigned int c = 0, ch = r->cap.channels;
+	size_t j = find_frame(r, i, 0);
+
+	if (j < r->out_frames || i + 1 >= r->in_frames)
+		return j;
+	j = find_frame(r, i + 1, 1);
+	if (j == r->out_frames)
+		return j;
+	while (c < ch && !vloop_get_sample(in + c * bytes, bytes, bits))
+		c++;
+	for (; c < ch; c++)
+		if (vloop_get_sample(in + c * bytes, bytes, bits) != vloop_signal((j - 1) * ch + c, bits))
+			return r->out_frames;
+	return j - 1;
+}
+
+/*
  * Where the signal goes on after captured frame @i, which is not frame @k:
  * the later frame @i is (a jump at a frame boundary), or one less than the
  * frame @i + 1 is when @i straddles the jump. out_frames if neither.
@@ -300,12 +337,21 @@ static size_t jump_target(const struct loop_run *r, size_t i, size_t k)
  */
 static long frame_mismatches(struct loop_run *r, bool late, int jumps)
 {
-	size_t i = onset(r), k = late ? find_frame(r, i, 0) : 0, first = k, lost = 0, j;
+	size_t i = onset(r), k = late ? late_start(r, i) : 0, first = k, lost = 0, j;
 	int seen = 0;
 
 	if (i == r->in_frames || first == r->out_frames)
 		return snprintf(r->why, sizeof(r->why), "the first captured frame (%zu of %zu) is no frame of the signal",
 				i, r->in_frames), 1;
+	/* Only a late start may lose the signal's beginning. */
+	if (!late && !frame_is(r, i, 0))
+		return snprintf(r->why, sizeof(r->why), "the first captured frame (%zu) is not the signal's first",
+				i), 1;
+	/* A late start within a frame: its padded first frame was checked. */
+	if (late && !frame_is(r, i, k)) {
+		i++;
+		k++;
+	}
 	for (; i < r->in_frames && k < r->out_frames; i++, k++) {
 		if (frame_is(r, i, k))
 			continue;
@@ -410,6 +456,34 @@ static int pump(struct loop_run *r)
 	return 0;
 }
 
+/* LOOP_PREP_IN_PAUSE: prepare the capture once paused, start it 40 ms after the release. */
+static int prep_in_pause_step(struct loop_run *r, int paused)
+{
+	int ret = 0;
+
+	if (paused)
+		ret = vloop_pcm_ioctl(&r->cap, SNDRV_PCM_IOCTL_PREPARE);
+	else
+		r->cap_start_at = lab_now() + 0.04;
+	if (ret)
+		snprintf(r->why, sizeof(r->why), "capture prepare in the pause: %s", strerror(-ret));
+	return ret;
+}
+
+/* Start a capture that is due; 0 or -errno. */
+static int cap_start_step(struct loop_run *r)
+{
+	int ret;
+
+	if (!r->cap_start_at || lab_now() < r->cap_start_at)
+		return 0;
+	r->cap_start_at = 0;
+	ret = vloop_pcm_ioctl(&r->cap, SNDRV_PCM_IOCTL_START);
+	if (ret)
+		snprintf(r->why, sizeof(r->why), "capture start after the release: %s", strerror(-ret));
+	return ret;
+}
+
 /*
  * Pause r->paused 100 ms in, release it pause_ms later. A pause refused
  * because an xrun stopped the stream first is that xrun (retried).
@@ -431,7 +505,7 @@ static int pause_step(struct loop_run *r)
 		return 0;
 	}
 	if (!ioctl(r->paused->fd, SNDRV_PCM_IOCTL_PAUSE, push))
-		return 0;
+		return r->prep_in_pause ? prep_in_pause_step(r, push) : 0;
 	ret = -errno;
 	if (!vloop_pcm_status(r->paused, &st) && st.state == SNDRV_PCM_STATE_XRUN)
 		ret = -EPIPE;
@@ -480,7 +554,7 @@ static bool signal_back(struct loop_run *r)
 {
 	if (r->written < r->out_frames)
 		return false;
-	if (r->paused == &r->cap || r->late)
+	if (r->paused == &r->cap || r->late || r->prep_in_pause)
 		return ends_with_signal(r);
 	if (r->pause_ms || r->slept)
 		return signal_samples(r) >= r->out_frames * r->play.channels;
@@ -492,8 +566,13 @@ static int start_streams(struct loop_run *r, int lead_us)
 {
 	struct vloop_pcm *first = lead_us < 0 ? &r->play : &r->cap;
 	struct vloop_pcm *second = lead_us < 0 ? &r->cap : &r->play;
-	int ret = vloop_pcm_ioctl(first, SNDRV_PCM_IOCTL_START);
+	int ret;
 
+	if (r->prep_in_pause)	/* the playback alone: the capture starts after the pause */
+		first = &r->play;
+	ret = vloop_pcm_ioctl(first, SNDRV_PCM_IOCTL_START);
+	if (r->prep_in_pause)
+		return ret ? snprintf(r->why, sizeof(r->why), "start: %s", strerror(-ret)), ret : 0;
 	if (!ret && lead_us)
 		usleep(abs(lead_us));
 	if (!ret && r->late)
@@ -527,6 +606,8 @@ static int run_duplex(struct loop_run *r, int lead_us, double deadline)
 		if (signal_back(r))
 			return 0;
 		ret = pause_step(r);
+		if (!ret)
+			ret = cap_start_step(r);
 		if (!ret)
 			ret = sleep_step(r);
 		if (!ret)
@@ -586,6 +667,9 @@ static int loop_start(struct loop_run *r, int card, const struct loop_case *c,
 	r->pause_ms = c->mode == LOOP_PAUSE || c->mode == LOOP_CAP_PAUSE ? PAUSE_MS : 0;
 	r->paused = c->mode == LOOP_CAP_PAUSE ? &r->cap : &r->play;
 	r->late = c->mode == LOOP_CAP_LATE;
+	r->prep_in_pause = c->mode == LOOP_PREP_IN_PAUSE;
+	if (r->prep_in_pause)
+		r->pause_ms = PAUSE_MS;
 	r->sleep_at = c->mode == LOOP_SLEEP;	/* set to a time when the streams start */
 	r->out_frames = out_frames > r->play.buffer ? out_frames : r->play.buffer;
 	r->in_cap = in_cap ? in_cap : r->out_frames * 3 + c->rate;
@@ -622,6 +706,7 @@ static long loop_once(int card, const struct loop_case *c, char *why, size_t why
 	} else if (!ret) {
 		ret = c->mode == LOOP_CAP_PAUSE ? frame_mismatches(&r, false, 1) :
 		      c->mode == LOOP_CAP_LATE ? frame_mismatches(&r, true, 0) :
+		      c->mode == LOOP_PREP_IN_PAUSE ? frame_mismatches(&r, true, 0) :
 		      c->mode == LOOP_PAUSE ? gap_mismatches(&r, 1) :
 		      c->mode == LOOP_SLEEP ? gap_mismatches(&r, 0) : mismatches(&r);
 	}
@@ -657,7 +742,10 @@ static void case_name(const struct loop_case *c, char *name, size_t len)
 	int n = snprintf(name, len, "%s %u ch at %u Hz", vloop_format_name(c->format),
 			 c->channels, c->rate);
 
-	if (c->mode == LOOP_CAP_LATE)
+	if (c->mode == LOOP_PREP_IN_PAUSE)
+		snprintf(name + n, len - n, ", capture prepared in a %u ms playback pause and started after it, holds whole frames of the signal in order from the slot the playback resumed in",
+			 PAUSE_MS);
+	else if (c->mode == LOOP_CAP_LATE)
 		snprintf(name + n, len - n, ", capture prepared and started %.2f ms into the playback, holds whole frames of the signal in order from a frame boundary",
 			 -c->lead_us / 1000.0);
 	else if (c->mode == LOOP_CAP_PAUSE)
