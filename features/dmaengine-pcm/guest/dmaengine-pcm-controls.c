@@ -126,6 +126,32 @@ static void case_pause(void)
 	vloop_pcm_close(&p);
 }
 
+/*
+ * The delay a running playback reports is what it has queued: appl_ptr -
+ * hw_ptr of the same status, neither the PCM nor the DAI adding any, and
+ * it falls as the pointer moves. Fails if a delay callback reports another
+ * figure (the FIFO's depth, say) or the pointer stands still.
+ */
+static void case_delay(void)
+{
+	struct vloop_pcm p = { .fd = -1 };
+	struct snd_pcm_status st;
+	long delay[5] = { 0 }, queued = -1;
+	int i, ok = card >= 0 && !vloop_start_playback(&p, card, 4096, 8);
+
+	for (i = 0; ok && i < 5; i++) {
+		lab_sleep_ms(20);
+		ok = !vloop_pcm_status(&p, &st) && st.state == SNDRV_PCM_STATE_RUNNING;
+		delay[i] = st.delay;
+		queued = (long)(st.appl_ptr - st.hw_ptr);
+		ok = ok && delay[i] == queued && (!i || delay[i] < delay[i - 1]);
+	}
+	ktap_diag("delay %ld, %ld, %ld, %ld, %ld frames at 20 ms steps; queued at the last %ld of %lu",
+		  delay[0], delay[1], delay[2], delay[3], delay[4], queued, p.buffer);
+	ktap_result(ok, "a running playback reports as its delay the frames it has queued, falling as it plays");
+	vloop_pcm_close(&p);
+}
+
 static void case_xrun(void)
 {
 	struct vloop_pcm p = { .fd = -1 };
@@ -250,6 +276,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE("info", case_info),
 	KTAP_CASE("prealloc", case_prealloc),
 	KTAP_CASE("pause", case_pause),
+	KTAP_CASE("delay", case_delay),
 	KTAP_CASE("xrun", case_xrun),
 	KTAP_CASE("drop", case_drop),
 	KTAP_CASE("cycles", case_cycles),
