@@ -134,9 +134,8 @@ struct loop_run {
 	size_t out_frames, in_frames, in_cap;
 	size_t written;
 	uint8_t *area[2];	/* mmap'ed buffer by stream; NULL: read/write */
+	enum loop_mode mode;
 	unsigned int pause_ms;
-	int late;		/* capture prepared again before its late start */
-	int prep_in_pause;	/* capture prepared in the playback's pause */
 	double cap_start_at;	/* when to start that capture; 0: not due */
 	size_t scanned;		/* captured frames looked at for the signal's last */
 	bool tail_seen;		/* the signal's last frame was among them */
@@ -243,17 +242,30 @@ static long gap_mismatches(struct loop_run *r, int min_runs)
 	return 0;
 }
 
+/* Sample @c of captured frame @i. */
+static int32_t cap_sample(const struct loop_run *r, size_t i, unsigned int c)
+{
+	int bytes = vloop_sample_bytes(r->cap.format);
+
+	return vloop_get_sample(r->in + i * r->cap.frame_bytes + c * bytes, bytes,
+				vloop_sample_bits(r->cap.format));
+}
+
+/* Channels @c on of captured frame @i are those of frame @k of the signal. */
+static bool frame_from(const struct loop_run *r, size_t i, unsigned int c, size_t k)
+{
+	int bits = vloop_sample_bits(r->cap.format);
+
+	for (; c < r->cap.channels; c++)
+		if (cap_sample(r, i, c) != vloop_signal(k * r->cap.channels + c, bits))
+			return false;
+	return true;
+}
+
 /* Captured frame @i is frame @k of the signal, every sample in its channel. */
 static bool frame_is(const struct loop_run *r, size_t i, size_t k)
 {
-	int bytes = vloop_sample_bytes(r->cap.format), bits = vloop_sample_bits(r->cap.format);
-	const uint8_t *in = r->in + i * r->cap.frame_bytes;
-	unsigned int c, ch = r->cap.channels;
-
-	for (c = 0; c < ch; c++)
-		if (vloop_get_sample(in + c * bytes, bytes, bits) != vloop_signal(k * ch + c, bits))
-			return false;
-	return true;
+	return frame_from(r, i, 0, k);
 }
 
 /* The first frame of the signal from @from on that captured frame @i is; out_frames if none. */
@@ -272,18 +284,12 @@ static size_t find_frame(const struct loop_run *r, size_t i, size_t from)
  */
 static bool frame_straddles(const struct loop_run *r, size_t i, size_t a, size_t b)
 {
-	int bytes = vloop_sample_bytes(r->cap.format), bits = vloop_sample_bits(r->cap.format);
-	const uint8_t *in = r->in + i * r->cap.frame_bytes;
+	int bits = vloop_sample_bits(r->cap.format);
 	unsigned int c = 0, ch = r->cap.channels;
 
-	while (c < ch && vloop_get_sample(in + c * bytes, bytes, bits) == vloop_signal(a * ch + c, bits))
+	while (c < ch && cap_sample(r, i, c) == vloop_signal(a * ch + c, bits))
 		c++;
-	if (!c)
-		return false;
-	for (; c < ch; c++)
-		if (vloop_get_sample(in + c * bytes, bytes, bits) != vloop_signal(b * ch + c, bits))
-			return false;
-	return true;
+	return c && frame_from(r, i, c, b);
 }
 
 /*
@@ -294,22 +300,17 @@ static bool frame_straddles(const struct loop_run *r, size_t i, size_t a, size_t
  */
 static size_t late_start(const struct loop_run *r, size_t i)
 {
-	int bytes = vloop_sample_bytes(r->cap.format), bits = vloop_sample_bits(r->cap.format);
-	const uint8_t *in = r->in + i * r->cap.frame_bytes;
-	unsigned int c = 0, ch = r->cap.channels;
 	size_t j = find_frame(r, i, 0);
+	unsigned int c = 0;
 
 	if (j < r->out_frames || i + 1 >= r->in_frames)
 		return j;
 	j = find_frame(r, i + 1, 1);
 	if (j == r->out_frames)
 		return j;
-	while (c < ch && !vloop_get_sample(in + c * bytes, bytes, bits))
+	while (c < r->cap.channels && !cap_sample(r, i, c))
 		c++;
-	for (; c < ch; c++)
-		if (vloop_get_sample(in + c * bytes, bytes, bits) != vloop_signal((j - 1) * ch + c, bits))
-			return r->out_frames;
-	return j - 1;
+	return frame_from(r, i, c, j - 1) ? j - 1 : r->out_frames;
 }
 
 /*
@@ -505,7 +506,7 @@ static int pause_step(struct loop_run *r)
 		return 0;
 	}
 	if (!ioctl(r->paused->fd, SNDRV_PCM_IOCTL_PAUSE, push))
-		return r->prep_in_pause ? prep_in_pause_step(r, push) : 0;
+		return r->mode == LOOP_PREP_IN_PAUSE ? prep_in_pause_step(r, push) : 0;
 	ret = -errno;
 	if (!vloop_pcm_status(r->paused, &st) && st.state == SNDRV_PCM_STATE_XRUN)
 		ret = -EPIPE;
@@ -554,7 +555,7 @@ static bool signal_back(struct loop_run *r)
 {
 	if (r->written < r->out_frames)
 		return false;
-	if (r->paused == &r->cap || r->late || r->prep_in_pause)
+	if (r->mode == LOOP_CAP_PAUSE || r->mode == LOOP_CAP_LATE || r->mode == LOOP_PREP_IN_PAUSE)
 		return ends_with_signal(r);
 	if (r->pause_ms || r->slept)
 		return signal_samples(r) >= r->out_frames * r->play.channels;
@@ -568,14 +569,14 @@ static int start_streams(struct loop_run *r, int lead_us)
 	struct vloop_pcm *second = lead_us < 0 ? &r->cap : &r->play;
 	int ret;
 
-	if (r->prep_in_pause)	/* the playback alone: the capture starts after the pause */
+	if (r->mode == LOOP_PREP_IN_PAUSE)	/* the playback alone: the capture starts after the pause */
 		first = &r->play;
 	ret = vloop_pcm_ioctl(first, SNDRV_PCM_IOCTL_START);
-	if (r->prep_in_pause)
+	if (r->mode == LOOP_PREP_IN_PAUSE)
 		return ret ? snprintf(r->why, sizeof(r->why), "start: %s", strerror(-ret)), ret : 0;
 	if (!ret && lead_us)
 		usleep(abs(lead_us));
-	if (!ret && r->late)
+	if (!ret && r->mode == LOOP_CAP_LATE)
 		ret = vloop_pcm_ioctl(second, SNDRV_PCM_IOCTL_PREPARE);
 	if (!ret)
 		ret = vloop_pcm_ioctl(second, SNDRV_PCM_IOCTL_START);
@@ -664,12 +665,10 @@ static int loop_start(struct loop_run *r, int card, const struct loop_case *c,
 		ret = map_buffer(r, &r->play);
 	if (ret)
 		return ret;
-	r->pause_ms = c->mode == LOOP_PAUSE || c->mode == LOOP_CAP_PAUSE ? PAUSE_MS : 0;
+	r->mode = c->mode;
+	r->pause_ms = c->mode == LOOP_PAUSE || c->mode == LOOP_CAP_PAUSE ||
+		      c->mode == LOOP_PREP_IN_PAUSE ? PAUSE_MS : 0;
 	r->paused = c->mode == LOOP_CAP_PAUSE ? &r->cap : &r->play;
-	r->late = c->mode == LOOP_CAP_LATE;
-	r->prep_in_pause = c->mode == LOOP_PREP_IN_PAUSE;
-	if (r->prep_in_pause)
-		r->pause_ms = PAUSE_MS;
 	r->sleep_at = c->mode == LOOP_SLEEP;	/* set to a time when the streams start */
 	r->out_frames = out_frames > r->play.buffer ? out_frames : r->play.buffer;
 	r->in_cap = in_cap ? in_cap : r->out_frames * 3 + c->rate;
@@ -705,8 +704,8 @@ static long loop_once(int card, const struct loop_case *c, char *why, size_t why
 		ret = -1;
 	} else if (!ret) {
 		ret = c->mode == LOOP_CAP_PAUSE ? frame_mismatches(&r, false, 1) :
-		      c->mode == LOOP_CAP_LATE ? frame_mismatches(&r, true, 0) :
-		      c->mode == LOOP_PREP_IN_PAUSE ? frame_mismatches(&r, true, 0) :
+		      c->mode == LOOP_CAP_LATE || c->mode == LOOP_PREP_IN_PAUSE ?
+		      frame_mismatches(&r, true, 0) :
 		      c->mode == LOOP_PAUSE ? gap_mismatches(&r, 1) :
 		      c->mode == LOOP_SLEEP ? gap_mismatches(&r, 0) : mismatches(&r);
 	}
