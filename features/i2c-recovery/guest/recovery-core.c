@@ -7,9 +7,10 @@
  * Cases marked [extension] test what only ours does and skip upstream.
  *
  * Adapters: the recovery-only adapter with driver callbacks (recport.h),
- * three adapters whose recovery GPIOs the core finds in DT (coreport:
- * scl-gpios only, scl and sda, scl over the driver's own get/set_scl), and
- * a plain i2c-gpio bus.
+ * the coreport adapters of overlay i2c-wire-sim-core (recovery GPIOs the
+ * core finds in DT: scl-gpios only, scl and sda, scl over the driver's own
+ * get/set_scl; the same behind pin states; GPIO descriptors the driver
+ * hands over), and a plain i2c-gpio bus.
  *
  * Every write to a simulator file is checked: a fixture module older than
  * this suite (a stale fixture build) lacks rise_ns, drive_scl/drive_sda and
@@ -214,12 +215,18 @@ static bool cut_write(int bits)
 	return true;
 }
 
-/* What a wrong recovery does: eight bare clocks, the STOP only on the ninth. */
-static void late_stop(void)
+/*
+ * What a wrong recovery does: @bare clocks without a STOP, then one with.
+ * After a cut at @bits bits the slave has bits + 1 of the data byte, so
+ * 7 - bits clocks end the byte, the next is its ACK, and a STOP in the
+ * one after (8 - bits bare clocks) commits the byte: the slot a recovery
+ * must never leave its first STOP for.
+ */
+static void late_stop(int bare)
 {
 	int i;
 
-	for (i = 0; i < 8; i++) {
+	for (i = 0; i < bare; i++) {
 		probe("scl", 0);
 		probe("scl", 1);
 	}
@@ -238,24 +245,33 @@ static int recport_now(void)
 	return r.result;
 }
 
+/* Cell 0x60 zeroed, the simulator reset, a write cut at @bits: false if not. */
+static bool fresh_cut(int bits)
+{
+	unsigned char zero = 0;
+
+	if (wsim_eeprom_poke(RECPORT_SIM, 0x60, &zero, 1))
+		return false;
+	wsim_write(RECPORT_SIM, "reset", "1");
+	return cut_write(bits);
+}
+
 /*
  * Cut writes at every bit of the first data byte that a correct recovery
- * leaves unwritten, and the control: the same cut, followed by nine clocks
- * and a late STOP, does write (the cell changes), so the case can fail.
+ * leaves unwritten, each with its control: the same cut, followed by the
+ * clocks that end the byte and its ACK and a STOP in the next clock,
+ * does write (the cell changes), so each position can fail.
  */
 static void case_cut_write(void)
 {
-	unsigned char zero = 0, cell = 0xee;
+	unsigned char cell = 0xee;
 	bool ok = true;
 	int ret;
 	int bits;
 
 	probe_failed = 0;
 	for (bits = 0; bits <= 6; bits++) {
-		if (wsim_eeprom_poke(RECPORT_SIM, 0x60, &zero, 1))
-			ok = false;
-		wsim_write(RECPORT_SIM, "reset", "1");
-		if (!cut_write(bits)) {
+		if (!fresh_cut(bits)) {
 			ok = false;
 			continue;
 		}
@@ -264,17 +280,19 @@ static void case_cut_write(void)
 			ktap_diag("cut after %d bits: result %d, cell 0x%02x", bits, ret, cell);
 			ok = false;
 		}
+		if (!fresh_cut(bits)) {
+			ok = false;
+			continue;
+		}
+		late_stop(8 - bits);
+		if (probe_failed || wsim_eeprom_peek(RECPORT_SIM, 0x60, &cell, 1) || cell == 0) {
+			ktap_diag("control, cut after %d bits: a STOP after the ACK left the cell 0x%02x",
+				  bits, cell);
+			ok = false;
+		}
 	}
 	wsim_write(RECPORT_SIM, "reset", "1");
-	if (!cut_write(0))
-		ok = false;
-	late_stop();
-	if (probe_failed || wsim_eeprom_peek(RECPORT_SIM, 0x60, &cell, 1) || cell == 0) {
-		ktap_diag("control: a STOP only on the ninth clock left the cell 0x%02x", cell);
-		ok = false;
-	}
-	wsim_write(RECPORT_SIM, "reset", "1");
-	ktap_result(ok, "a write cut at bit 0..6 of its data byte is not committed by recovery (a late STOP would)");
+	ktap_result(ok, "a write cut at bit 0..6 of its data byte is not committed by recovery (a STOP after its ACK would)");
 }
 
 /* fsl-ls1043a & co: scl-gpios alone; 6.12 clocks nine times blind, 0. */
@@ -317,6 +335,155 @@ static void case_core_over_own_scl(void)
 		  r.recovery, r.result, r.pulses, r.own);
 	ktap_result(r.recovery == 1 && !r.result && r.pulses == 9 && r.own == 0,
 		    "scl-gpios in DT are clocked even when the driver supplies get/set_scl");
+}
+
+#define CORE_EVENTS	"/sys/kernel/debug/i2c-wire-sim-coreport/events"
+
+/* Wait up to 2 s for coreport @port (a deferred probe binds later). */
+static bool port_ready(const char *port)
+{
+	int i;
+
+	for (i = 0; i < 100 && access(port, W_OK); i++)
+		usleep(20000);
+	if (access(port, W_OK))
+		ktap_diag("%s did not appear", port);
+	return !access(port, W_OK);
+}
+
+/*
+ * The words of the coreport event log tagged "@tag:", without the tag, in
+ * order ("i2c gpio prepare ..."), into @out; "?" if the log is unreadable.
+ */
+static void pin_events(const char *tag, char *out, size_t size)
+{
+	size_t tl = strlen(tag), used = 0;
+	char buf[4096], *w, *save;
+
+	strcpy(out, "?");
+	if (lab_read(CORE_EVENTS, buf, sizeof(buf)) < 0)
+		return;
+	out[0] = 0;
+	for (w = strtok_r(buf, " \n", &save); w && used < size; w = strtok_r(NULL, " \n", &save))
+		if (!strncmp(w, tag, tl) && w[tl] == ':')
+			used += snprintf(out + used, size - used, "%s%s", used ? " " : "", w + tl + 1);
+}
+
+/* Clear the event log: 0, or -1 with a diagnostic. */
+static int pin_events_clear(void)
+{
+	int ret = lab_write(CORE_EVENTS, "0");
+
+	if (ret)
+		ktap_diag("cannot clear %s: %s", CORE_EVENTS, strerror(-ret));
+	return ret ? -1 : 0;
+}
+
+/*
+ * USERS.md row 9 at registration: with a "default" and a "gpio" or
+ * "recovery" state, the core switches to the gpio state for its GPIO
+ * lookup and gives the pins back to the controller ("i2c"); with no such
+ * state (bus2: "default" and "sleep") it leaves pinctrl alone. The first
+ * "i2c" is the driver core's, before probe. The log shows the switches,
+ * not the lookup between them: the simulator's lines map no pins.
+ * bus0 and bus2 hand the core their own pinctrl handle (imx, cadence...),
+ * bus1 leaves it to the core.
+ */
+static void case_pins_init(void)
+{
+	char b0[256], b1[256], b2[256];
+	bool up = port_ready(CORE_PORT("pins")) && port_ready(CORE_PORT("pinsrec")) &&
+		  port_ready(CORE_PORT("pinsdef"));
+
+	pin_events("bus0", b0, sizeof(b0));
+	pin_events("bus1", b1, sizeof(b1));
+	pin_events("bus2", b2, sizeof(b2));
+	ktap_diag("registration: default+gpio \"%s\", default+recovery \"%s\", default+sleep \"%s\"",
+		  b0, b1, b2);
+	ktap_result(up && !strcmp(b0, "i2c gpio i2c") && !strcmp(b1, "i2c gpio i2c") &&
+		    !strcmp(b2, "i2c"),
+		    "at registration the core switches the pins to the gpio state once, then gives them back");
+}
+
+/*
+ * One recovery of a slave cut at bit 2 on coreport @x: the bus freed after
+ * seven clocks and, in the event log, the hooks and pin switches of @tag
+ * exactly as @want lists them.
+ */
+static void pins_case(const char *x, const char *tag, const char *want, const char *name)
+{
+	struct recport_run r = { .result = -1000 };
+	char sim[96], port[128], ev[256] = "?";
+
+	snprintf(sim, sizeof(sim), CORE_SIM("%s"), x);
+	snprintf(port, sizeof(port), CORE_PORT("%s"), x);
+	if (port_ready(port) && !pin_events_clear()) {
+		r = port_recover(sim, port, "fault_stuck_sda", "2");
+		pin_events(tag, ev, sizeof(ev));
+	}
+	ktap_diag("%s: result %d, %lld pulses, events \"%s\"", x, r.result, r.pulses, ev);
+	ktap_result(!r.result && r.pulses == 7 && !strcmp(ev, want), name);
+}
+
+/* Row 9: clocks on the gpio state, entered after prepare, left after unprepare. */
+static void case_pins_recovery(void)
+{
+	pins_case("pins", "bus0", "prepare gpio unprepare i2c",
+		  "recovery switches the pins to the gpio state after prepare_recovery and back after unprepare_recovery");
+}
+
+static void case_pins_recovery_name(void)
+{
+	pins_case("pinsrec", "bus1", "prepare gpio unprepare i2c",
+		  "a pin state named recovery serves as the gpio state");
+}
+
+static void case_pins_no_gpio_state(void)
+{
+	pins_case("pinsdef", "bus2", "prepare unprepare",
+		  "without a gpio or recovery pin state, recovery leaves the pins alone");
+}
+
+/*
+ * USERS.md row 8: GPIO descriptors the driver hands over. SDA handed over
+ * as an input (designware, davinci) is only read back; as an open-drain
+ * output (pxa) the core drives STOPs on it.
+ */
+static struct recport_run driver_gpios(const char *x, char *dir, int *lows)
+{
+	char sim[96], port[128];
+	struct recport_run r;
+
+	snprintf(sim, sizeof(sim), CORE_SIM("%s"), x);
+	snprintf(port, sizeof(port), CORE_PORT("%s"), x);
+	r = port_recover(sim, port, "fault_stuck_sda", "2");
+	wsim_line_use(sim, 1, dir, lows);
+	return r;
+}
+
+static void case_driver_sda_in(void)
+{
+	char dir[8];
+	int lows;
+	struct recport_run r = driver_gpios("drvin", dir, &lows);
+
+	ktap_diag("driver's SDA input: result %d, %lld pulses, %lld STOPs, SDA line %s driven low %d times",
+		  r.result, r.pulses, r.stops, dir, lows);
+	ktap_result(!r.result && r.pulses == 7 && !r.stops && !strcmp(dir, "in") && !lows,
+		    "an SDA GPIO the driver hands over as an input is read back only, never driven");
+}
+
+static void case_driver_sda_out(void)
+{
+	char dir[8];
+	int lows;
+	struct recport_run r = driver_gpios("drvout", dir, &lows);
+
+	/* An open-drain line reads "in" once released (gpiolib's emulation). */
+	ktap_diag("driver's SDA output: result %d, %lld pulses, %lld STOPs, SDA line driven low %d times",
+		  r.result, r.pulses, r.stops, lows);
+	ktap_result(!r.result && r.pulses >= 1 && r.pulses <= 9 && r.stops >= 1 && lows > 0,
+		    "an SDA GPIO the driver hands over as an output carries a STOP with the clocks");
 }
 
 /* i2c-gpio without the opt-in keeps 6.12's bus and its error codes. */
@@ -508,6 +675,8 @@ static bool core_up(void)
 {
 	if (!core_state) {
 		rec_down();
+		/* Pin events from here on are this overlay's (no log yet: fine). */
+		lab_write(CORE_EVENTS, "0");
 		core_state = port_up("i2c-wire-sim-coreport", "i2c-wire-sim-core",
 				     CORE_PORT("own"), &core_id) ? -1 : 1;
 	}
@@ -556,6 +725,12 @@ ON_ADAPTER(need_core, case_core_scl_only)
 ON_ADAPTER(need_core, case_core_scl_sda)
 ON_ADAPTER(need_core, case_core_over_own_scl)
 ON_ADAPTER(need_core, case_trigger_resumes)
+ON_ADAPTER(need_core, case_pins_init)
+ON_ADAPTER(need_core, case_pins_recovery)
+ON_ADAPTER(need_core, case_pins_recovery_name)
+ON_ADAPTER(need_core, case_pins_no_gpio_state)
+ON_ADAPTER(need_core, case_driver_sda_in)
+ON_ADAPTER(need_core, case_driver_sda_out)
 
 /* The last two cases run with neither adapter's overlay applied. */
 static void case_deferred_gpio_no_overlay(void)
@@ -587,6 +762,12 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE("scl-sda", case_core_scl_sda_on),
 	KTAP_CASE("own-scl", case_core_over_own_scl_on),
 	KTAP_CASE("trigger-resumes", case_trigger_resumes_on),
+	KTAP_CASE("pins-init", case_pins_init_on),
+	KTAP_CASE("pins-recovery", case_pins_recovery_on),
+	KTAP_CASE("pins-recovery-name", case_pins_recovery_name_on),
+	KTAP_CASE("pins-no-gpio-state", case_pins_no_gpio_state_on),
+	KTAP_CASE("driver-sda-in", case_driver_sda_in_on),
+	KTAP_CASE("driver-sda-out", case_driver_sda_out_on),
 	KTAP_CASE("deferred-gpio", case_deferred_gpio_no_overlay),
 	KTAP_CASE("plain-i2c-gpio", case_plain_i2c_gpio_no_overlay),
 };

@@ -4,7 +4,7 @@
  * (fixtures/i2c-wire-sim/i2c-wire-sim-recport.c, overlay
  * i2c-wire-sim-bench), the kernel's generic SCL recovery through the same
  * line accessors on every kernel, so a test or benchmark on it means the
- * same on ours and on upstream; and coreport (i2c-wire-sim-coreport.c,
+ * same on ours and on upstream; and coreport (fixture coreport.c,
  * overlay i2c-wire-sim-core), whose recovery GPIOs the I2C core finds.
  * Each runs i2c_recover_bus() when "1" is written to its debugfs file
  * "recover", which then reads "result <errno> ns <duration>", and for
