@@ -174,6 +174,87 @@ static void case_new_data_probe(void)
 		    "data queued behind a lost flight: the probe is the next new segment (IPv4, initcwnd 4)");
 }
 
+/*
+ * The tail split of tcp_send_loss_probe(): when the last skb holds several
+ * segments, the probe is its last segment alone, cut off with
+ * tcp_fragment(), not the whole skb sent again. Every other case has s0
+ * send one MSS per skb (gso_max_segs 1); here it sends GSO packets, and
+ * tcp_min_tso_segs 4 makes an 8-segment response two skbs of four. The
+ * router drops the tail skb whole, once; two rules in front of the drop
+ * count the bytes of that copy (more than one MTU, or the split path was
+ * not taken) and of every later packet carrying its marker: exactly one,
+ * the probe, within one MTU. A probe of the whole skb would be one packet
+ * of four segments' bytes.
+ */
+#define SPLIT_RUNS	5
+#define SPLIT_MARK	"-m string --algo bm --string TLP-DROP-ONCE-01 -m connmark"
+#define PATH_MTU	1500	/* the veths' */
+
+/* Add (-I) or delete (-D) the counting rules: 1, the first copy; 2, later ones. */
+static int split_rules(const char *op)
+{
+	int rc;
+
+	tlp_enter(ns_rtr);
+	rc = lab_sh(NULL, 0, "/usr/sbin/iptables-legacy %s TLPDROP %s --mark 0x2/0x2 && "
+		    "/usr/sbin/iptables-legacy %s TLPDROP %s ! --mark 0x2/0x2",
+		    op, SPLIT_MARK, op, SPLIT_MARK);
+	tlp_enter(ns_cli);
+	return rc;
+}
+
+/* The packets and bytes rule @n of chain TLPDROP counted since it was zeroed. */
+static bool split_count(int n, long *pkts, long *bytes)
+{
+	char out[512], *line;
+	int rc;
+
+	tlp_enter(ns_rtr);
+	rc = lab_sh(out, sizeof(out), "/usr/sbin/iptables-legacy -n -v -x -L TLPDROP %d", n);
+	tlp_enter(ns_cli);
+	for (line = out; !rc && line; line = strchr(line, '\n'), line = line ? line + 1 : NULL)
+		if (sscanf(line, "%ld %ld", pkts, bytes) == 2)
+			return true;
+	return false;
+}
+
+static bool split_run(int i)
+{
+	long first_p = -1, first_b = -1, again_p = -1, again_b = -1;
+	struct tlp_txn t;
+	int rc;
+
+	tlp_enter(ns_rtr);
+	rc = lab_sh(NULL, 0, "/usr/sbin/iptables-legacy -Z TLPDROP");
+	tlp_enter(ns_cli);
+	t = tlp_transact(AF_INET, NULL, tlp_drop(8, 7, 1));
+	if (rc || !split_count(1, &first_p, &first_b) || !split_count(2, &again_p, &again_b))
+		return false;
+	ktap_diag("run %d: %ld probe(s), %ld RTO(s); tail skb dropped: %ld packet(s), %ld bytes; its marker sent again: %ld packet(s), %ld bytes",
+		  i, t.d.probes, t.d.timeouts, first_p, first_b, again_p, again_b);
+	return t.ok && t.d.probes == 1 && t.d.timeouts == 0 && first_p == 1 &&
+	       first_b > PATH_MTU && again_p == 1 && again_b <= PATH_MTU;
+}
+
+static void case_tail_split(void)
+{
+	char old[16] = "2";
+	int i, good = 0;
+	bool set;
+
+	tlp_sysctl_read(ns_srv, "net/ipv4/tcp_min_tso_segs", old, sizeof(old));
+	set = !tlp_sysctl(ns_srv, "net/ipv4/tcp_min_tso_segs", "4") &&
+	      !lab_sh(NULL, 0, "/usr/sbin/ip -n srv link set s0 gso_max_segs 64") &&
+	      !split_rules("-I");
+	for (i = 0; set && i < SPLIT_RUNS; i++)
+		good += split_run(i);
+	split_rules("-D");
+	lab_sh(NULL, 0, "/usr/sbin/ip -n srv link set s0 gso_max_segs 1");
+	tlp_sysctl(ns_srv, "net/ipv4/tcp_min_tso_segs", old);
+	ktap_result(set && good == SPLIT_RUNS,
+		    "a lost tail skb of several segments is probed with its last segment alone (IPv4, GSO)");
+}
+
 static double base_at(int ri)
 {
 	struct tlp_arm a;
@@ -623,6 +704,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE("faster-than-off", case_faster_than_off),
 	KTAP_CASE("single-capped", case_single_capped),
 	KTAP_CASE("new-data-probe", case_new_data_probe),
+	KTAP_CASE("tail-split", case_tail_split),
 	KTAP_CASE("peer-ack-delay", case_single_measured_on),
 	KTAP_CASE("peer-ack-delay-off", case_single_measured_off),
 	KTAP_CASE("rarely-rto-20", case_rarely_rto_20),
