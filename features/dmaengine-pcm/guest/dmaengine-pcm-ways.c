@@ -10,6 +10,7 @@
  * [extension] case.
  */
 #include "vloop.h"
+#include "vi2s/vi2s-abi.h"
 
 #define WAY		"/sys/module/vi2s/parameters/way"
 #define CHAN_RESIDUE	"/sys/module/vdma/parameters/chan_residue"
@@ -65,10 +66,11 @@ static int chan_in_use(int chan)
 
 /*
  * Play one buffer of a test signal and compare what the I2S receiver
- * recorded with it: the DMA was given the right buffer, FIFO address
- * (vdma refuses any other) and bus width.
+ * recorded with it, each byte XORed with @key (what a process hook does to
+ * it; 0: nothing): the DMA was given the right buffer, FIFO address (vdma
+ * refuses any other) and bus width.
  */
-static int play_checked(struct way_run *r)
+static int play_checked_key(struct way_run *r, uint8_t key)
 {
 	static uint8_t out[PLAY_BYTES], got[65536 + 1];
 	struct vloop_pcm p;
@@ -90,6 +92,8 @@ static int play_checked(struct way_run *r)
 	if (!ret)
 		n = lab_read(VI2S_DEBUGFS "/received", (char *)got, sizeof(got));
 	vloop_pcm_close(&p);
+	for (k = 0; k < PLAY_BYTES; k++)
+		out[k] ^= key;
 	if (ret)
 		why(r, "playback open/setup/start: %s", strerror(-ret));
 	else if (n < PLAY_BYTES || memcmp(got, out, PLAY_BYTES))
@@ -98,12 +102,31 @@ static int play_checked(struct way_run *r)
 	return !ret && n >= PLAY_BYTES && !memcmp(got, out, PLAY_BYTES);
 }
 
-/* Start a capture and read at least two periods from it. */
-static int capture_runs(struct way_run *r)
+static int play_checked(struct way_run *r)
+{
+	return play_checked_key(r, 0);
+}
+
+/* Bytes of @buf other than @want; 0 when @want is -1 (any data). */
+static long bytes_not(const uint8_t *buf, long len, int want)
+{
+	long i, bad = 0;
+
+	for (i = 0; want >= 0 && i < len; i++)
+		bad += buf[i] != want;
+	return bad;
+}
+
+/*
+ * Start a capture and read at least two periods from it; with @want >= 0
+ * every byte read must be @want (what a capture of the idle line, silence,
+ * becomes through a process hook).
+ */
+static int capture_reads(struct way_run *r, int want)
 {
 	static uint8_t in[PERIOD * PERIODS * 4];
 	struct vloop_pcm p;
-	long n, total = 0;
+	long n, total = 0, bad = 0;
 	double end;
 	int ret = vloop_pcm_open(&p, r->card, SNDRV_PCM_STREAM_CAPTURE, 1);
 
@@ -114,15 +137,24 @@ static int capture_runs(struct way_run *r)
 	for (end = lab_now() + 3; !ret && total < 2 * PERIOD && lab_now() < end;
 	     lab_sleep_ms(10)) {
 		n = vloop_pcm_xfer(&p, in, PERIOD * PERIODS);
-		if (n > 0)
+		if (n > 0) {
 			total += n;
-		else if (n != -EAGAIN)
+			bad += bytes_not(in, n * 4, want);
+		} else if (n != -EAGAIN) {
 			ret = (int)n;
+		}
 	}
 	vloop_pcm_close(&p);
 	if (ret || total < 2 * PERIOD)
 		why(r, "capture: %s, %ld frames", ret ? strerror(-ret) : "ok", total);
-	return !ret && total >= 2 * PERIOD;
+	else if (bad)
+		why(r, "capture: %ld of %ld bytes not 0x%02x", bad, total * 4, want);
+	return !ret && total >= 2 * PERIOD && !bad;
+}
+
+static int capture_runs(struct way_run *r)
+{
+	return capture_reads(r, -1);
 }
 
 /* Formats the open playback stream offers, before hw_params. */
@@ -421,6 +453,32 @@ static void case_chans_by_component(void)
 		    "another driver finding the PCM by its driver name reads each stream's channel in chan[] (fsl_asrc_dma)");
 }
 
+/*
+ * mchp-pdmc and stm32_sai_sub process the data in the DMA buffer: with
+ * config->process every read and write goes through the PCM's .copy,
+ * which calls the hook on exactly the bytes it moved. vi2s's hook XORs a
+ * key of its own per direction (vi2s/vi2s-abi.h): the capture of the idle line
+ * (silence) must read the capture key in every byte, and the receiver must
+ * record the played signal with the playback key in every byte. A hook
+ * skipped, run twice or run on other bytes leaves some byte otherwise.
+ * The capture runs first, on an empty FIFO.
+ */
+static void case_process(void)
+{
+	struct way_run r;
+	int captured = 0, played = 0;
+
+	if (way_bind(&r, "process", "vloop")) {
+		captured = capture_reads(&r, VI2S_PROCESS_CAPTURE);
+		played = play_checked_key(&r, VI2S_PROCESS_PLAY);
+	}
+	ktap_diag("process: capture all 0x%02x %d, playback recorded with 0x%02x %d",
+		  VI2S_PROCESS_CAPTURE, captured, VI2S_PROCESS_PLAY, played);
+	way_unbind(&r);
+	ktap_result(captured && played,
+		    "config->process runs once on every byte read and written, through .copy");
+}
+
 /* Each case binds the loopback its own way and unbinds it: none needs another. */
 static const struct ktap_case cases[] = {
 	KTAP_CASE("hw-startup", case_hw_startup),
@@ -432,6 +490,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE("filter", case_filter),
 	KTAP_CASE("half-duplex", case_half_duplex),
 	KTAP_CASE("chans-by-component", case_chans_by_component),
+	KTAP_CASE("process", case_process),
 	KTAP_CASE("multi-cpu", case_multi_cpu),
 	KTAP_CASE("residue-shared", case_residue_shared),
 	KTAP_CASE("residue-per-stream", case_residue_per_stream),
