@@ -187,20 +187,35 @@ static void case_new_data_probe(void)
  * of four segments' bytes.
  */
 #define SPLIT_RUNS	5
+/* Marker 01 of the drop rules; tlp_drop_rules() gives marker n connmark bit 1 << n. */
 #define SPLIT_MARK	"-m string --algo bm --string TLP-DROP-ONCE-01 -m connmark"
+#define SPLIT_SEEN	"--mark 0x2/0x2"
 #define PATH_MTU	1500	/* the veths' */
 
-/* Add (-I) or delete (-D) the counting rules: 1, the first copy; 2, later ones. */
-static int split_rules(const char *op)
+/*
+ * The counting rules, in front of marker 01's drop: rule 1 counts the
+ * first copy (its connmark bit not yet set), rule 2 every later one. No
+ * target: a packet goes on to the drop rules as before.
+ */
+static int split_rules_add(void)
 {
 	int rc;
 
 	tlp_enter(ns_rtr);
-	rc = lab_sh(NULL, 0, "/usr/sbin/iptables-legacy %s TLPDROP %s --mark 0x2/0x2 && "
-		    "/usr/sbin/iptables-legacy %s TLPDROP %s ! --mark 0x2/0x2",
-		    op, SPLIT_MARK, op, SPLIT_MARK);
+	rc = lab_sh(NULL, 0, "/usr/sbin/iptables-legacy -I TLPDROP 1 %s ! %s && "
+		    "/usr/sbin/iptables-legacy -I TLPDROP 2 %s %s",
+		    SPLIT_MARK, SPLIT_SEEN, SPLIT_MARK, SPLIT_SEEN);
 	tlp_enter(ns_cli);
 	return rc;
+}
+
+/* Each rule deleted on its own: one missing must not keep the other. */
+static void split_rules_del(void)
+{
+	tlp_enter(ns_rtr);
+	lab_sh(NULL, 0, "/usr/sbin/iptables-legacy -D TLPDROP %s ! %s", SPLIT_MARK, SPLIT_SEEN);
+	lab_sh(NULL, 0, "/usr/sbin/iptables-legacy -D TLPDROP %s %s", SPLIT_MARK, SPLIT_SEEN);
+	tlp_enter(ns_cli);
 }
 
 /* The packets and bytes rule @n of chain TLPDROP counted since it was zeroed. */
@@ -215,6 +230,7 @@ static bool split_count(int n, long *pkts, long *bytes)
 	for (line = out; !rc && line; line = strchr(line, '\n'), line = line ? line + 1 : NULL)
 		if (sscanf(line, "%ld %ld", pkts, bytes) == 2)
 			return true;
+	ktap_diag("no counters in the listing of TLPDROP rule %d: \"%s\"", n, out);
 	return false;
 }
 
@@ -222,17 +238,18 @@ static bool split_run(int i)
 {
 	long first_p = -1, first_b = -1, again_p = -1, again_b = -1;
 	struct tlp_txn t;
+	bool counted;
 	int rc;
 
 	tlp_enter(ns_rtr);
 	rc = lab_sh(NULL, 0, "/usr/sbin/iptables-legacy -Z TLPDROP");
 	tlp_enter(ns_cli);
 	t = tlp_transact(AF_INET, NULL, tlp_drop(8, 7, 1));
-	if (rc || !split_count(1, &first_p, &first_b) || !split_count(2, &again_p, &again_b))
-		return false;
-	ktap_diag("run %d: %ld probe(s), %ld RTO(s); tail skb dropped: %ld packet(s), %ld bytes; its marker sent again: %ld packet(s), %ld bytes",
-		  i, t.d.probes, t.d.timeouts, first_p, first_b, again_p, again_b);
-	return t.ok && t.d.probes == 1 && t.d.timeouts == 0 && first_p == 1 &&
+	counted = !rc && split_count(1, &first_p, &first_b) && split_count(2, &again_p, &again_b);
+	ktap_diag("run %d: %s, %ld probe(s), %ld RTO(s); tail skb dropped: %ld packet(s), %ld bytes; its marker sent again: %ld packet(s), %ld bytes",
+		  i, t.ok ? "answered" : "no answer", t.d.probes, t.d.timeouts, first_p, first_b,
+		  again_p, again_b);
+	return counted && t.ok && t.d.probes == 1 && t.d.timeouts == 0 && first_p == 1 &&
 	       first_b > PATH_MTU && again_p == 1 && again_b <= PATH_MTU;
 }
 
@@ -245,10 +262,10 @@ static void case_tail_split(void)
 	tlp_sysctl_read(ns_srv, "net/ipv4/tcp_min_tso_segs", old, sizeof(old));
 	set = !tlp_sysctl(ns_srv, "net/ipv4/tcp_min_tso_segs", "4") &&
 	      !lab_sh(NULL, 0, "/usr/sbin/ip -n srv link set s0 gso_max_segs 64") &&
-	      !split_rules("-I");
+	      !split_rules_add();
 	for (i = 0; set && i < SPLIT_RUNS; i++)
 		good += split_run(i);
-	split_rules("-D");
+	split_rules_del();
 	lab_sh(NULL, 0, "/usr/sbin/ip -n srv link set s0 gso_max_segs 1");
 	tlp_sysctl(ns_srv, "net/ipv4/tcp_min_tso_segs", old);
 	ktap_result(set && good == SPLIT_RUNS,
