@@ -184,7 +184,11 @@ static void case_new_data_probe(void)
  * count the bytes of that copy (more than one MTU, or the split path was
  * not taken) and of every later packet carrying its marker: exactly one,
  * the probe, within one MTU. A probe of the whole skb would be one packet
- * of four segments' bytes.
+ * of four segments' bytes; a probe of its first segment leaves the marker
+ * to a later retransmission of several. RTOs are shown, not asserted: the
+ * repair after the probe is not this case's subject, and 6.12's RACK takes
+ * a probe's SACK for the original's now and then and waits for the RTO
+ * (the rarely-rto cases), which ours does too by default.
  */
 #define SPLIT_RUNS	5
 /* Marker 01 of the drop rules; tlp_drop_rules() gives marker n connmark bit 1 << n. */
@@ -249,7 +253,7 @@ static bool split_run(int i)
 	ktap_diag("run %d: %s, %ld probe(s), %ld RTO(s); tail skb dropped: %ld packet(s), %ld bytes; its marker sent again: %ld packet(s), %ld bytes",
 		  i, t.ok ? "answered" : "no answer", t.d.probes, t.d.timeouts, first_p, first_b,
 		  again_p, again_b);
-	return counted && t.ok && t.d.probes == 1 && t.d.timeouts == 0 && first_p == 1 &&
+	return counted && t.ok && t.d.probes == 1 && first_p == 1 &&
 	       first_b > PATH_MTU && again_p == 1 && again_b <= PATH_MTU;
 }
 
