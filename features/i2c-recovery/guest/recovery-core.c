@@ -339,16 +339,28 @@ static void case_core_over_own_scl(void)
 
 #define CORE_EVENTS	"/sys/kernel/debug/i2c-wire-sim-coreport/events"
 
-/* Wait up to 2 s for coreport @port (a deferred probe binds later). */
+/* port_wait() for a coreport whose probe may be deferred, saying if it failed. */
 static bool port_ready(const char *port)
 {
-	int i;
+	bool up = port_wait(port);
 
-	for (i = 0; i < 100 && access(port, W_OK); i++)
-		usleep(20000);
-	if (access(port, W_OK))
+	if (!up)
 		ktap_diag("%s did not appear", port);
-	return !access(port, W_OK);
+	return up;
+}
+
+/* The simulator and the port of coreport @x ("pins", "drvin"...). */
+struct core_names {
+	char sim[96], port[128];
+};
+
+static struct core_names core_names(const char *x)
+{
+	struct core_names n;
+
+	snprintf(n.sim, sizeof(n.sim), CORE_SIM("%s"), x);
+	snprintf(n.port, sizeof(n.port), CORE_PORT("%s"), x);
+	return n;
 }
 
 /*
@@ -413,12 +425,11 @@ static void case_pins_init(void)
 static void pins_case(const char *x, const char *tag, const char *want, const char *name)
 {
 	struct recport_run r = { .result = -1000 };
-	char sim[96], port[128], ev[256] = "?";
+	struct core_names n = core_names(x);
+	char ev[256] = "?";
 
-	snprintf(sim, sizeof(sim), CORE_SIM("%s"), x);
-	snprintf(port, sizeof(port), CORE_PORT("%s"), x);
-	if (port_ready(port) && !pin_events_clear()) {
-		r = port_recover(sim, port, "fault_stuck_sda", "2");
+	if (port_ready(n.port) && !pin_events_clear()) {
+		r = port_recover(n.sim, n.port, "fault_stuck_sda", "2");
 		pin_events(tag, ev, sizeof(ev));
 	}
 	ktap_diag("%s: result %d, %lld pulses, events \"%s\"", x, r.result, r.pulses, ev);
@@ -451,13 +462,10 @@ static void case_pins_no_gpio_state(void)
  */
 static struct recport_run driver_gpios(const char *x, char *dir, int *lows)
 {
-	char sim[96], port[128];
-	struct recport_run r;
+	struct core_names n = core_names(x);
+	struct recport_run r = port_recover(n.sim, n.port, "fault_stuck_sda", "2");
 
-	snprintf(sim, sizeof(sim), CORE_SIM("%s"), x);
-	snprintf(port, sizeof(port), CORE_PORT("%s"), x);
-	r = port_recover(sim, port, "fault_stuck_sda", "2");
-	wsim_line_use(sim, 1, dir, lows);
+	wsim_line_use(n.sim, 1, dir, lows);
 	return r;
 }
 

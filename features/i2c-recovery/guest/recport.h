@@ -25,6 +25,16 @@ struct recport_run {
 	int recovery, own;		/* coreport only, else -1 */
 };
 
+/* Wait up to 2 s for the port @port (its adapter may bind late): true if there. */
+static inline bool port_wait(const char *port)
+{
+	int i;
+
+	for (i = 0; i < 100 && access(port, W_OK); i++)
+		usleep(20000);
+	return !access(port, W_OK);
+}
+
 /*
  * Load the simulator and @module, apply @overlay, wait for its port @port:
  * 0 or -1. *@id is the overlay's id (-1: none applied), to remove also
@@ -32,17 +42,13 @@ struct recport_run {
  */
 static inline int port_up(const char *module, const char *overlay, const char *port, int *id)
 {
-	int i;
-
 	*id = -1;
 	if (lab_sh(NULL, 0, "modprobe i2c-wire-sim && modprobe %s", module))
 		return -1;
 	*id = lab_overlay_apply(overlay);
 	if (*id < 0)
 		return -1;
-	for (i = 0; i < 100 && access(port, W_OK); i++)
-		usleep(20000);
-	return access(port, W_OK) ? -1 : 0;
+	return port_wait(port) ? 0 : -1;
 }
 
 /* The recovery-only adapter: port_up() of the recport module. */

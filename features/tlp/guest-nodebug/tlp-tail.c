@@ -186,15 +186,17 @@ static void case_new_data_probe(void)
  * the probe, within one MTU. A probe of the whole skb would be one packet
  * of four segments' bytes; a probe of its first segment leaves the marker
  * to a later retransmission of several. RTOs are shown, not asserted: the
- * repair after the probe is not this case's subject, and 6.12's RACK takes
- * a probe's SACK for the original's now and then and waits for the RTO
- * (the rarely-rto cases), which ours does too by default.
+ * repair after the probe is not this case's subject (the rarely-rto cases
+ * bound it). An RTO after a correct probe was seen in the first
+ * transaction of a boot running this case alone, 2 runs of 6; why was
+ * not checked.
  */
 #define SPLIT_RUNS	5
 /* Marker 01 of the drop rules; tlp_drop_rules() gives marker n connmark bit 1 << n. */
 #define SPLIT_MARK	"-m string --algo bm --string TLP-DROP-ONCE-01 -m connmark"
 #define SPLIT_SEEN	"--mark 0x2/0x2"
 #define PATH_MTU	1500	/* the veths' */
+#define RTR_IPT		"/usr/sbin/ip netns exec rtr /usr/sbin/iptables-legacy"
 
 /*
  * The counting rules, in front of marker 01's drop: rule 1 counts the
@@ -203,34 +205,23 @@ static void case_new_data_probe(void)
  */
 static int split_rules_add(void)
 {
-	int rc;
-
-	tlp_enter(ns_rtr);
-	rc = lab_sh(NULL, 0, "/usr/sbin/iptables-legacy -I TLPDROP 1 %s ! %s && "
-		    "/usr/sbin/iptables-legacy -I TLPDROP 2 %s %s",
-		    SPLIT_MARK, SPLIT_SEEN, SPLIT_MARK, SPLIT_SEEN);
-	tlp_enter(ns_cli);
-	return rc;
+	return lab_sh(NULL, 0, RTR_IPT " -I TLPDROP 1 %s ! %s && " RTR_IPT " -I TLPDROP 2 %s %s",
+		      SPLIT_MARK, SPLIT_SEEN, SPLIT_MARK, SPLIT_SEEN);
 }
 
 /* Each rule deleted on its own: one missing must not keep the other. */
 static void split_rules_del(void)
 {
-	tlp_enter(ns_rtr);
-	lab_sh(NULL, 0, "/usr/sbin/iptables-legacy -D TLPDROP %s ! %s", SPLIT_MARK, SPLIT_SEEN);
-	lab_sh(NULL, 0, "/usr/sbin/iptables-legacy -D TLPDROP %s %s", SPLIT_MARK, SPLIT_SEEN);
-	tlp_enter(ns_cli);
+	lab_sh(NULL, 0, RTR_IPT " -D TLPDROP %s ! %s", SPLIT_MARK, SPLIT_SEEN);
+	lab_sh(NULL, 0, RTR_IPT " -D TLPDROP %s %s", SPLIT_MARK, SPLIT_SEEN);
 }
 
 /* The packets and bytes rule @n of chain TLPDROP counted since it was zeroed. */
 static bool split_count(int n, long *pkts, long *bytes)
 {
 	char out[512], *line;
-	int rc;
+	int rc = lab_sh(out, sizeof(out), RTR_IPT " -n -v -x -L TLPDROP %d", n);
 
-	tlp_enter(ns_rtr);
-	rc = lab_sh(out, sizeof(out), "/usr/sbin/iptables-legacy -n -v -x -L TLPDROP %d", n);
-	tlp_enter(ns_cli);
 	for (line = out; !rc && line; line = strchr(line, '\n'), line = line ? line + 1 : NULL)
 		if (sscanf(line, "%ld %ld", pkts, bytes) == 2)
 			return true;
@@ -241,13 +232,10 @@ static bool split_count(int n, long *pkts, long *bytes)
 static bool split_run(int i)
 {
 	long first_p = -1, first_b = -1, again_p = -1, again_b = -1;
+	int rc = lab_sh(NULL, 0, RTR_IPT " -Z TLPDROP");
 	struct tlp_txn t;
 	bool counted;
-	int rc;
 
-	tlp_enter(ns_rtr);
-	rc = lab_sh(NULL, 0, "/usr/sbin/iptables-legacy -Z TLPDROP");
-	tlp_enter(ns_cli);
 	t = tlp_transact(AF_INET, NULL, tlp_drop(8, 7, 1));
 	counted = !rc && split_count(1, &first_p, &first_b) && split_count(2, &again_p, &again_b);
 	ktap_diag("run %d: %s, %ld probe(s), %ld RTO(s); tail skb dropped: %ld packet(s), %ld bytes; its marker sent again: %ld packet(s), %ld bytes",
