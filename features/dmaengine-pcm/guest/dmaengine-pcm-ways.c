@@ -9,6 +9,8 @@
  * names (vdma's debugfs). Parity: the same on upstream, except the one
  * [extension] case.
  */
+#include <dirent.h>
+
 #include "vloop.h"
 #include "vi2s/vi2s-abi.h"
 
@@ -479,6 +481,67 @@ static void case_process(void)
 		    "config->process runs once on every byte read and written, through .copy");
 }
 
+#define VI2S_DRIVER	"/sys/bus/platform/drivers/vi2s"
+
+/* Unbind (@bind 0) or bind the vi2s controller from its driver; 0 or -errno. */
+static int vi2s_driver_op(int bind)
+{
+	static char dev[NAME_MAX + 1];
+	struct dirent *e;
+	DIR *d;
+
+	if (bind)
+		return lab_write(VI2S_DRIVER "/bind", dev);
+	d = opendir(VI2S_DRIVER);
+	if (!d)
+		return -errno;
+	dev[0] = 0;
+	/* The bound device is the one link besides "module". */
+	while ((e = readdir(d)))
+		if (e->d_type == DT_LNK && strcmp(e->d_name, "module"))
+			snprintf(dev, sizeof(dev), "%s", e->d_name);
+	closedir(d);
+	return dev[0] ? lab_write(VI2S_DRIVER "/unbind", dev) : -ENODEV;
+}
+
+/*
+ * stm32_i2s, tegra_pcm, ux500_pcm and others register the PCM without
+ * devm and call snd_dmaengine_pcm_unregister() in their remove. It must
+ * find the PCM by the device alone and release its channels, so that the
+ * controller binds again: held 11000000 while bound, 00000000 once the
+ * controller alone is unbound (the DMA controller stays), 11000000 and a
+ * bit-exact playback after it is bound again. A remove that leaves the
+ * PCM registered keeps both channels held. (vi2s registers this way's PCM
+ * before its DAI, as stm32_i2s does: with the DAI first, the waiting card
+ * binds to the DAI alone and the PCM does not open, on 6.12 as on ours.)
+ */
+static void case_non_devm(void)
+{
+	char bound[9] = "?", unbound[9] = "?", again[9] = "?";
+	int played = 0, replayed = 0, unbind = -1, bind = -1;
+	struct way_run r;
+
+	if (way_bind(&r, "non-devm", "vloop")) {
+		chans_held(bound);
+		played = play_checked(&r);
+		unbind = vi2s_driver_op(0);
+		if (!unbind && vloop_wait_no_card(10))
+			chans_held(unbound);
+		bind = unbind ? -1 : vi2s_driver_op(1);
+		r.card = bind ? -1 : vloop_wait_card(20);
+		if (r.card >= 0) {
+			chans_held(again);
+			replayed = play_checked(&r);
+		}
+	}
+	ktap_diag("non-devm: held %s, played %d; controller unbound (%d): held %s; bound again (%d): held %s, played %d",
+		  bound, played, unbind, unbound, bind, again, replayed);
+	way_unbind(&r);
+	ktap_result(!strcmp(bound, "11000000") && played && !strcmp(unbound, "00000000") &&
+		    !strcmp(again, "11000000") && replayed,
+		    "snd_dmaengine_pcm_unregister() in remove releases both channels, and the controller binds and plays again");
+}
+
 /* Each case binds the loopback its own way and unbinds it: none needs another. */
 static const struct ktap_case cases[] = {
 	KTAP_CASE("hw-startup", case_hw_startup),
@@ -491,6 +554,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE("half-duplex", case_half_duplex),
 	KTAP_CASE("chans-by-component", case_chans_by_component),
 	KTAP_CASE("process", case_process),
+	KTAP_CASE("non-devm", case_non_devm),
 	KTAP_CASE("multi-cpu", case_multi_cpu),
 	KTAP_CASE("residue-shared", case_residue_shared),
 	KTAP_CASE("residue-per-stream", case_residue_per_stream),
