@@ -26,6 +26,7 @@
  * taking a fast SACK of a retransmitted probe as the probe's.
  */
 
+#include <linux/jump_label.h>
 #include <net/tcp.h>
 #include <kunit/visibility.h>
 #include <trace/events/tcp.h>
@@ -80,36 +81,61 @@ VISIBLE_IF_KUNIT u32 tcp_tlp_pto_us(const struct tcp_tlp_pto_input *in)
 EXPORT_SYMBOL_IF_KUNIT(tcp_tlp_pto_us);
 
 /*
- * The delayed-ACK allowance for one outstanding segment. Knowing nothing of
- * the peer, assume the largest delay a receiver is expected to use: the RTO
- * floor. Once ACK delays have been measured (tcp_tlp_sample_ack_delay()),
- * allow the measured delay with a quarter and 2 ms of margin, but never more
- * than the floor: a longer PTO would gain nothing over the RTO.
+ * The delayed-ACK allowance for one outstanding segment (RFC 8985 section
+ * 7.2: the peer's worst-case ACK delay). Knowing nothing of the peer,
+ * assume the largest delay a receiver is expected to use: the RTO floor.
+ * Once ACKs of lone segments have been timed (tcp_tlp_sample_ack_delay()),
+ * allow the largest recent delay with a quarter and 2 ms of margin, but no
+ * less than a Linux receiver's shortest delayed ACK until this peer has
+ * ACKed a lone segment at once past its quick-ACK start: a peer seen only
+ * quick-ACKing has not yet shown the delay it uses afterwards. Never more
+ * than the RTO floor: a longer PTO would gain nothing over the RTO.
  */
-VISIBLE_IF_KUNIT u32 tcp_tlp_ack_delay_us(u32 measured_us, u32 rto_min_us)
+VISIBLE_IF_KUNIT u32 tcp_tlp_ack_delay_us(const struct tcp_tlp_ack_delay *d,
+					  u32 rto_min_us)
 {
 	u64 allow_us;
 
-	if (!measured_us)
+	if (!d->max_us)
 		return rto_min_us;
-	allow_us = (u64)measured_us + measured_us / 4 + TCP_TIMEOUT_MIN_US;
+	allow_us = (u64)d->max_us + d->max_us / 4 + TCP_TIMEOUT_MIN_US;
+	if (!d->at_once)
+		allow_us = max_t(u64, allow_us, TCP_TLP_DELACK_MIN_US);
 	return min_t(u64, allow_us, rto_min_us);
 }
 EXPORT_SYMBOL_IF_KUNIT(tcp_tlp_ack_delay_us);
 
 /*
- * Track the largest recent ACK delay: a larger sample is taken at once (a
- * peer that delayed an ACK once will again), a smaller one pulls the
- * estimate down by a quarter of the gap. 0 means "never measured", so the
- * estimate itself is at least 1 us.
+ * Keep the largest ACK delay sampled within @window jiffies: a peer that
+ * delayed an ACK once will again, and one ACK that came back at once says
+ * nothing about the next lone segment. A sample at least as large, or one
+ * that arrives after the kept maximum has aged out, takes its place. 0
+ * means "never sampled", so a sample of 0 is kept as 1 us.
  */
-VISIBLE_IF_KUNIT u32 tcp_tlp_ack_delay_update(u32 est_us, u32 sample_us)
+VISIBLE_IF_KUNIT void tcp_tlp_ack_delay_update(struct tcp_tlp_ack_delay *d,
+					       u32 sample_us, u32 now,
+					       u32 window)
 {
-	if (!est_us || sample_us >= est_us)
-		return max(sample_us, 1U);
-	return max(est_us - (est_us - sample_us) / 4, 1U);
+	if (d->max_us && sample_us < d->max_us && now - d->stamp <= window)
+		return;
+	d->max_us = max(sample_us, 1U);
+	d->stamp = now;
 }
 EXPORT_SYMBOL_IF_KUNIT(tcp_tlp_ack_delay_update);
+
+/*
+ * Did the peer ACK a lone segment at once rather than on its delayed-ACK
+ * timer? Only a sample well under the shortest such timer says so, and
+ * only once the peer has received more segments than a Linux receiver
+ * quick-ACKs at the start of a connection (TCP_MAX_QUICKACKS): before
+ * that every receiver of that kind ACKs at once.
+ */
+VISIBLE_IF_KUNIT bool tcp_tlp_acked_at_once(u32 sample_us, u32 delivered)
+{
+	return delivered > TCP_MAX_QUICKACKS &&
+	       sample_us < TCP_TLP_DELACK_MIN_US / 2;
+}
+EXPORT_SYMBOL_IF_KUNIT(tcp_tlp_acked_at_once);
 
 /*
  * RFC 8985 section 7.3: at most one probe in flight; prefer new data, which
@@ -203,7 +229,7 @@ static u32 tcp_tlp_peer_ack_delay(const struct sock *sk)
 
 	if (!READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_tlp_peer_ack_delay))
 		return rto_min_us;
-	return tcp_tlp_ack_delay_us(tcp_sk(sk)->tlp_ack_delay_us, rto_min_us);
+	return tcp_tlp_ack_delay_us(&tcp_sk(sk)->tlp_ack_delay, rto_min_us);
 }
 
 /**
@@ -349,15 +375,21 @@ void tcp_send_loss_probe(struct sock *sk)
 /*
  * Original and probe both arrived: TCPLossProbeSpurious, so that nstat shows
  * how many probes a host sent for nothing. If the probe was for a single
- * segment, the peer held its ACK longer than the measured allowance: go back
- * to the full allowance until new samples bring it down again.
+ * segment, the peer held its ACK longer than the measured allowance, and
+ * Karn's rule hides by how much: allow the full RTO floor, and no less
+ * than a delayed ACK, until that maximum ages out of the window.
  */
 static void tcp_tlp_spurious(struct sock *sk)
 {
+	struct tcp_tlp_ack_delay *d = &tcp_sk(sk)->tlp_ack_delay;
+
 	NET_INC_STATS(sock_net(sk), LINUX_MIB_TCPLOSSPROBESPURIOUS);
 	if (READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_tlp_peer_ack_delay) &&
-	    tcp_sk(sk)->packets_out <= 1)
-		tcp_sk(sk)->tlp_ack_delay_us = tcp_rto_min_us(sk);
+	    tcp_sk(sk)->packets_out <= 1) {
+		d->max_us = tcp_rto_min_us(sk);
+		d->stamp = tcp_jiffies32;
+		d->at_once = false;
+	}
 }
 
 /**
@@ -393,26 +425,64 @@ bool tcp_tlp_process_ack(struct sock *sk, u32 ack, bool dsack_probe,
 	return verdict == TCP_TLP_REPAIRED;
 }
 
+/* Enabled for good once any netns sets tcp_tlp_peer_ack_delay. */
+DEFINE_STATIC_KEY_FALSE(tcp_tlp_ack_delay_sampling);
+
+/**
+ * proc_tcp_tlp_peer_ack_delay() - sysctl handler of tcp_tlp_peer_ack_delay
+ * @table: the sysctl table entry (a u8, 0 or 1)
+ * @write: nonzero for a write
+ * @buffer: user data
+ * @lenp: its length
+ * @ppos: file position
+ *
+ * As proc_dou8vec_minmax(); a 1 written also turns on the ACK path's call
+ * of tcp_tlp_sample_ack_delay(), which until then is a patched-out branch:
+ * hosts that never use the extension pay nothing for it per ACK.
+ *
+ * Return: 0 or a negative errno, as proc_dou8vec_minmax().
+ */
+int proc_tcp_tlp_peer_ack_delay(const struct ctl_table *table, int write,
+				void *buffer, size_t *lenp, loff_t *ppos)
+{
+	int ret = proc_dou8vec_minmax(table, write, buffer, lenp, ppos);
+
+	if (write && !ret && READ_ONCE(*(u8 *)table->data))
+		static_branch_enable(&tcp_tlp_ack_delay_sampling);
+	return ret;
+}
+
 /**
  * tcp_tlp_sample_ack_delay() - learn how long the peer holds back its ACKs
  * @sk: the socket, locked
  * @rtt_us: RTT sample of the most recently sent segment this ACK covers,
  *	negative if there is none (retransmitted data)
+ * @acked: segments this ACK newly acknowledged, 0 if it SACKed any
  *
- * The part of the RTT above min_rtt is time the ACK waited at the peer or
- * in queues: an upper bound of the peer's ACK delay. The ACK path calls
- * this only with net.ipv4.tcp_tlp_peer_ack_delay set.
+ * Only an ACK of exactly one segment can have waited for the peer's
+ * delayed-ACK timer: with two unacknowledged full segments a receiver ACKs
+ * at once. For such an ACK, the part of the RTT above min_rtt is time the
+ * ACK waited at the peer or in queues, an upper bound of its delay. Called
+ * from the ACK path once tcp_tlp_ack_delay_sampling is on; does nothing in
+ * a netns whose tcp_tlp_peer_ack_delay is 0.
  */
-void tcp_tlp_sample_ack_delay(struct sock *sk, long rtt_us)
+void tcp_tlp_sample_ack_delay(struct sock *sk, long rtt_us, u32 acked)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
-	u32 min_rtt_us = tcp_min_rtt(tp);
+	const struct net *net = sock_net(sk);
+	u32 min_rtt_us = tcp_min_rtt(tp), sample_us, window;
 
-	if (rtt_us < 0 || min_rtt_us == ~0U)
+	if (!READ_ONCE(net->ipv4.sysctl_tcp_tlp_peer_ack_delay))
 		return;
-	tp->tlp_ack_delay_us =
-		tcp_tlp_ack_delay_update(tp->tlp_ack_delay_us,
-					 max_t(long, rtt_us - min_rtt_us, 0));
+	if (acked != 1 || rtt_us < 0 || min_rtt_us == ~0U)
+		return;
+	sample_us = max_t(long, rtt_us - min_rtt_us, 0);
+	/* The samples are relative to min_rtt: keep them as long as it. */
+	window = READ_ONCE(net->ipv4.sysctl_tcp_min_rtt_wlen) * HZ;
+	tcp_tlp_ack_delay_update(&tp->tlp_ack_delay, sample_us, tcp_jiffies32,
+				 window);
+	if (tcp_tlp_acked_at_once(sample_us, tp->delivered))
+		tp->tlp_ack_delay.at_once = true;
 }
 
 /**

@@ -7,7 +7,12 @@
 #ifndef _TCP_TLP_H
 #define _TCP_TLP_H
 
+#include <linux/tcp.h>
+#include <linux/time64.h>
 #include <linux/types.h>
+
+/* A Linux receiver's shortest delayed ACK: TCP_DELACK_MIN, HZ / 25. */
+#define TCP_TLP_DELACK_MIN_US	(USEC_PER_SEC / 25)
 
 /* What the PTO is computed from, all in microseconds. */
 struct tcp_tlp_pto_input {
@@ -60,13 +65,15 @@ enum tcp_tlp_verdict {
 #if IS_ENABLED(CONFIG_KUNIT)
 bool tcp_tlp_may_schedule(const struct tcp_tlp_sched_input *in);
 u32 tcp_tlp_pto_us(const struct tcp_tlp_pto_input *in);
-u32 tcp_tlp_ack_delay_us(u32 measured_us, u32 rto_min_us);
+u32 tcp_tlp_ack_delay_us(const struct tcp_tlp_ack_delay *d, u32 rto_min_us);
 enum tcp_tlp_probe tcp_tlp_choose_probe(const struct tcp_tlp_probe_input *in);
 bool tcp_tlp_head_fits(u32 seq, u32 end_seq, u32 len, u32 mss, u32 wnd_end);
 u32 tcp_tlp_tail_split(u32 len, u32 pcount, u32 mss);
 enum tcp_tlp_verdict tcp_tlp_judge_ack(const struct tcp_tlp_ack_input *in);
 bool tcp_tlp_rtt_fits_probe(u32 rtt_us, u32 min_rtt_us);
-u32 tcp_tlp_ack_delay_update(u32 est_us, u32 sample_us);
+void tcp_tlp_ack_delay_update(struct tcp_tlp_ack_delay *d, u32 sample_us,
+			      u32 now, u32 window);
+bool tcp_tlp_acked_at_once(u32 sample_us, u32 delivered);
 #endif
 
 #endif /* _TCP_TLP_H */

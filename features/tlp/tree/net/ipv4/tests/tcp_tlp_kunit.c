@@ -142,48 +142,136 @@ static void pto_of_a_huge_srtt_does_not_overflow(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tcp_tlp_pto_us(&in), U32_MAX);
 }
 
+#define DELACK_MIN_US	40000U
+#define WINDOW		(300 * HZ)
+
+static struct tcp_tlp_ack_delay ack_delay(u32 max_us, bool at_once)
+{
+	return (struct tcp_tlp_ack_delay){
+		.max_us = max_us, .stamp = 1000, .at_once = at_once,
+	};
+}
+
 static void unmeasured_peer_gets_the_rto_floor_as_ack_delay(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, tcp_tlp_ack_delay_us(0, RTO_MIN_US), RTO_MIN_US);
+	struct tcp_tlp_ack_delay d = ack_delay(0, false);
+
+	KUNIT_EXPECT_EQ(test, tcp_tlp_ack_delay_us(&d, RTO_MIN_US), RTO_MIN_US);
+	d.at_once = true;
+	KUNIT_EXPECT_EQ(test, tcp_tlp_ack_delay_us(&d, RTO_MIN_US), RTO_MIN_US);
 }
 
 static void measured_ack_delay_gets_a_quarter_and_2ms_margin(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, tcp_tlp_ack_delay_us(40000, RTO_MIN_US),
+	struct tcp_tlp_ack_delay d = ack_delay(40000, false);
+
+	KUNIT_EXPECT_EQ(test, tcp_tlp_ack_delay_us(&d, RTO_MIN_US),
 			40000 + 10000 + 2000);
-	KUNIT_EXPECT_EQ(test, tcp_tlp_ack_delay_us(1, RTO_MIN_US), 1 + 2000);
+	d = ack_delay(1, true);
+	KUNIT_EXPECT_EQ(test, tcp_tlp_ack_delay_us(&d, RTO_MIN_US), 1 + 2000);
+}
+
+/* A peer seen only quick-ACKing may still delay its next lone segment. */
+static void allowance_stays_a_delayed_ack_until_the_peer_acks_at_once(struct kunit *test)
+{
+	struct tcp_tlp_ack_delay d = ack_delay(1, false);
+
+	KUNIT_EXPECT_EQ(test, tcp_tlp_ack_delay_us(&d, RTO_MIN_US), DELACK_MIN_US);
+	d.max_us = 20000;
+	KUNIT_EXPECT_EQ(test, tcp_tlp_ack_delay_us(&d, RTO_MIN_US), DELACK_MIN_US);
+	d.max_us = 36000;
+	KUNIT_EXPECT_EQ(test, tcp_tlp_ack_delay_us(&d, RTO_MIN_US), 36000 + 9000 + 2000);
 }
 
 static void measured_ack_delay_never_exceeds_the_rto_floor(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, tcp_tlp_ack_delay_us(190000, RTO_MIN_US),
-			RTO_MIN_US);
-	KUNIT_EXPECT_EQ(test, tcp_tlp_ack_delay_us(U32_MAX, RTO_MIN_US),
-			RTO_MIN_US);
+	struct tcp_tlp_ack_delay d = ack_delay(190000, true);
+
+	KUNIT_EXPECT_EQ(test, tcp_tlp_ack_delay_us(&d, RTO_MIN_US), RTO_MIN_US);
+	d.max_us = U32_MAX;
+	KUNIT_EXPECT_EQ(test, tcp_tlp_ack_delay_us(&d, RTO_MIN_US), RTO_MIN_US);
+	/* A route's rto_min below the delayed-ACK floor still caps it. */
+	d = ack_delay(1, false);
+	KUNIT_EXPECT_EQ(test, tcp_tlp_ack_delay_us(&d, 5000), 5000);
 }
 
 static void first_ack_delay_sample_is_taken_as_is(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, tcp_tlp_ack_delay_update(0, 3000), 3000);
+	struct tcp_tlp_ack_delay d = ack_delay(0, false);
+
+	tcp_tlp_ack_delay_update(&d, 3000, 5000, WINDOW);
+	KUNIT_EXPECT_EQ(test, d.max_us, 3000);
+	KUNIT_EXPECT_EQ(test, d.stamp, 5000);
 }
 
 /* 0 would read as "not measured": an undelayed peer is measured as 1 us. */
 static void ack_delay_estimate_is_never_zero(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, tcp_tlp_ack_delay_update(0, 0), 1);
-	KUNIT_EXPECT_EQ(test, tcp_tlp_ack_delay_update(1, 0), 1);
-	KUNIT_EXPECT_EQ(test, tcp_tlp_ack_delay_update(2, 0), 2);
+	struct tcp_tlp_ack_delay d = ack_delay(0, false);
+
+	tcp_tlp_ack_delay_update(&d, 0, 1000, WINDOW);
+	KUNIT_EXPECT_EQ(test, d.max_us, 1);
+	tcp_tlp_ack_delay_update(&d, 0, 1001, WINDOW);
+	KUNIT_EXPECT_EQ(test, d.max_us, 1);
 }
 
 static void larger_ack_delay_replaces_the_estimate(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, tcp_tlp_ack_delay_update(3000, 40000), 40000);
+	struct tcp_tlp_ack_delay d = ack_delay(3000, false);
+
+	tcp_tlp_ack_delay_update(&d, 40000, 1001, WINDOW);
+	KUNIT_EXPECT_EQ(test, d.max_us, 40000);
+	KUNIT_EXPECT_EQ(test, d.stamp, 1001);
 }
 
-static void smaller_ack_delay_pulls_the_estimate_down_slowly(struct kunit *test)
+/* Undelayed ACKs in between must not pull the estimate down. */
+static void smaller_ack_delays_within_the_window_leave_the_maximum(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, tcp_tlp_ack_delay_update(40000, 0), 30000);
-	KUNIT_EXPECT_EQ(test, tcp_tlp_ack_delay_update(40000, 20000), 35000);
+	struct tcp_tlp_ack_delay d = ack_delay(40000, false);
+	u32 t;
+
+	for (t = 1001; t <= 1000 + WINDOW; t += HZ)
+		tcp_tlp_ack_delay_update(&d, 0, t, WINDOW);
+	tcp_tlp_ack_delay_update(&d, 0, 1000 + WINDOW, WINDOW);
+	KUNIT_EXPECT_EQ(test, d.max_us, 40000);
+	KUNIT_EXPECT_EQ(test, d.stamp, 1000);
+}
+
+static void maximum_older_than_the_window_gives_way_to_a_new_sample(struct kunit *test)
+{
+	struct tcp_tlp_ack_delay d = ack_delay(40000, false);
+
+	tcp_tlp_ack_delay_update(&d, 500, 1001 + WINDOW, WINDOW);
+	KUNIT_EXPECT_EQ(test, d.max_us, 500);
+	KUNIT_EXPECT_EQ(test, d.stamp, 1001 + WINDOW);
+}
+
+static void window_survives_jiffies_wraparound(struct kunit *test)
+{
+	struct tcp_tlp_ack_delay d = ack_delay(40000, false);
+
+	d.stamp = U32_MAX - 10;
+	tcp_tlp_ack_delay_update(&d, 0, 10, WINDOW);
+	KUNIT_EXPECT_EQ(test, d.max_us, 40000);
+	tcp_tlp_ack_delay_update(&d, 0, U32_MAX - 10 + WINDOW + 1, WINDOW);
+	KUNIT_EXPECT_EQ(test, d.max_us, 1);
+}
+
+/* The first 16 segments a Linux receiver ACKs at once, delayed ACK or not. */
+static void undelayed_ack_in_the_quick_ack_start_does_not_count(struct kunit *test)
+{
+	KUNIT_EXPECT_FALSE(test, tcp_tlp_acked_at_once(0, 1));
+	KUNIT_EXPECT_FALSE(test, tcp_tlp_acked_at_once(0, TCP_MAX_QUICKACKS));
+	KUNIT_EXPECT_TRUE(test, tcp_tlp_acked_at_once(0, TCP_MAX_QUICKACKS + 1));
+}
+
+static void only_an_ack_well_under_a_delayed_ack_is_at_once(struct kunit *test)
+{
+	u32 past = TCP_MAX_QUICKACKS + 100;
+
+	KUNIT_EXPECT_TRUE(test, tcp_tlp_acked_at_once(DELACK_MIN_US / 2 - 1, past));
+	KUNIT_EXPECT_FALSE(test, tcp_tlp_acked_at_once(DELACK_MIN_US / 2, past));
+	KUNIT_EXPECT_FALSE(test, tcp_tlp_acked_at_once(40000, past));
 }
 
 /* RFC 8985 7.3 condition 1: at most one probe in flight. */
@@ -380,7 +468,12 @@ static struct kunit_case tcp_tlp_test_cases[] = {
 	KUNIT_CASE(first_ack_delay_sample_is_taken_as_is),
 	KUNIT_CASE(ack_delay_estimate_is_never_zero),
 	KUNIT_CASE(larger_ack_delay_replaces_the_estimate),
-	KUNIT_CASE(smaller_ack_delay_pulls_the_estimate_down_slowly),
+	KUNIT_CASE(allowance_stays_a_delayed_ack_until_the_peer_acks_at_once),
+	KUNIT_CASE(smaller_ack_delays_within_the_window_leave_the_maximum),
+	KUNIT_CASE(maximum_older_than_the_window_gives_way_to_a_new_sample),
+	KUNIT_CASE(window_survives_jiffies_wraparound),
+	KUNIT_CASE(undelayed_ack_in_the_quick_ack_start_does_not_count),
+	KUNIT_CASE(only_an_ack_well_under_a_delayed_ack_is_at_once),
 	KUNIT_CASE(no_second_probe_while_one_is_unacknowledged),
 	KUNIT_CASE(probe_is_new_data_when_the_window_admits_it),
 	KUNIT_CASE(probe_resends_the_tail_when_the_window_is_full),
