@@ -480,12 +480,6 @@ static void case_keepalive(void)
 
 	tlp_set_delay(5);
 	ok = keepalive_clean("IPv4, defaults", AF_INET);
-	if (!ktap_upstream()) {
-		/* Why tcp_tlp_peer_ack_delay is off: shown, not asserted. */
-		set_ours("tcp_tlp_peer_ack_delay", "1");
-		keepalive_clean("IPv4, tcp_tlp_peer_ack_delay 1 (not asserted)", AF_INET);
-		set_ours("tcp_tlp_peer_ack_delay", "0");
-	}
 	tlp_set_delay(10);
 	ktap_result(ok, "keep-alive: 48 rounds of 1, 2, 3 and 11 segments past quick-ACK, Linux delayed ACK, no loss: no probe, DSACK, retransmission or RTO in any round the guest was not stalled 10 ms or more (IPv4, RTT 10 ms)");
 }
@@ -503,6 +497,42 @@ static void case_keepalive6(void)
 	ok = keepalive_clean("IPv6, defaults", AF_INET6);
 	tlp_set_delay(10);
 	ktap_result(ok, "keep-alive over IPv6: 48 rounds of 1, 2, 3 and 11 segments past quick-ACK, Linux delayed ACK, no loss: no probe, DSACK, retransmission or RTO in any round the guest was not stalled 10 ms or more (RTT 10 ms)");
+}
+
+/*
+ * The measured allowance on the same keep-alive rounds. Only ACKs of a
+ * single segment are sampled and their largest delay is kept, so the pairs
+ * the client ACKs at once cannot talk the allowance below its delayed ACK:
+ * the lone last segment of a round waits for that ACK, not for a probe.
+ * The decaying estimate this replaced probed needlessly in 2 of 4 runs
+ * here (1 and 2 needless rounds of 48).
+ */
+static void case_keepalive_measured(int family)
+{
+	const char *name = family == AF_INET ?
+		"[extension] tcp_tlp_peer_ack_delay 1 on the same keep-alive rounds: no probe, DSACK, retransmission or RTO in any round the guest was not stalled 10 ms or more (IPv4, RTT 10 ms)" :
+		"[extension] tcp_tlp_peer_ack_delay 1 on the same keep-alive rounds: no probe, DSACK, retransmission or RTO in any round the guest was not stalled 10 ms or more (IPv6, RTT 10 ms)";
+	bool ok;
+
+	if (!ktap_extension(name))
+		return;
+	tlp_set_delay(5);
+	set_ours("tcp_tlp_peer_ack_delay", "1");
+	ok = keepalive_clean(family == AF_INET ? "IPv4, tcp_tlp_peer_ack_delay 1" :
+			     "IPv6, tcp_tlp_peer_ack_delay 1", family);
+	set_ours("tcp_tlp_peer_ack_delay", "0");
+	tlp_set_delay(10);
+	ktap_result(ok, name);
+}
+
+static void case_keepalive_measured_ipv4(void)
+{
+	case_keepalive_measured(AF_INET);
+}
+
+static void case_keepalive_measured_ipv6(void)
+{
+	case_keepalive_measured(AF_INET6);
 }
 
 /*
@@ -724,6 +754,8 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE("needless-probe", case_needless_probe),
 	KTAP_CASE("keepalive", case_keepalive),
 	KTAP_CASE("keepalive6", case_keepalive6),
+	KTAP_CASE("keepalive-ack-delay", case_keepalive_measured_ipv4),
+	KTAP_CASE("keepalive6-ack-delay", case_keepalive_measured_ipv6),
 	KTAP_CASE("repaired-single-loss", case_repaired_single_loss),
 	KTAP_CASE("tracepoint", case_tracepoint),
 };
