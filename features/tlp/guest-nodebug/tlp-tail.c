@@ -187,40 +187,45 @@ static void case_new_data_probe(void)
  * of four segments' bytes; a probe of its first segment leaves the marker
  * to a later retransmission of several. RTOs are shown, not asserted: the
  * repair after the probe is not this case's subject (the rarely-rto cases
- * bound it). An RTO after a correct probe was seen in the first
- * transaction of a boot running this case alone, 2 runs of 6; why was
- * not checked.
+ * bound it). An RTO after a correct probe comes in about 1 transaction
+ * of 5, on 6.12 as on ours (one boot each, 2026-12-07: IPv4 1 and 2,
+ * IPv6 1 and 1); why was not checked. The same over IPv6 (ip6tables),
+ * whose sockets reach tcp_send_loss_probe() through their own transmit
+ * path.
  */
 #define SPLIT_RUNS	5
 /* Marker 01 of the drop rules; tlp_drop_rules() gives marker n connmark bit 1 << n. */
 #define SPLIT_MARK	"-m string --algo bm --string TLP-DROP-ONCE-01 -m connmark"
 #define SPLIT_SEEN	"--mark 0x2/0x2"
 #define PATH_MTU	1500	/* the veths' */
-#define RTR_IPT		"/usr/sbin/ip netns exec rtr /usr/sbin/iptables-legacy"
+#define RTR_IPT(f)	((f) == AF_INET ?					\
+			 "/usr/sbin/ip netns exec rtr /usr/sbin/iptables-legacy" :	\
+			 "/usr/sbin/ip netns exec rtr /usr/sbin/ip6tables-legacy")
 
 /*
  * The counting rules, in front of marker 01's drop: rule 1 counts the
  * first copy (its connmark bit not yet set), rule 2 every later one. No
  * target: a packet goes on to the drop rules as before.
  */
-static int split_rules_add(void)
+static int split_rules_add(int family)
 {
-	return lab_sh(NULL, 0, RTR_IPT " -I TLPDROP 1 %s ! %s && " RTR_IPT " -I TLPDROP 2 %s %s",
-		      SPLIT_MARK, SPLIT_SEEN, SPLIT_MARK, SPLIT_SEEN);
+	return lab_sh(NULL, 0, "%s -I TLPDROP 1 %s ! %s && %s -I TLPDROP 2 %s %s",
+		      RTR_IPT(family), SPLIT_MARK, SPLIT_SEEN, RTR_IPT(family), SPLIT_MARK,
+		      SPLIT_SEEN);
 }
 
 /* Each rule deleted on its own: one missing must not keep the other. */
-static void split_rules_del(void)
+static void split_rules_del(int family)
 {
-	lab_sh(NULL, 0, RTR_IPT " -D TLPDROP %s ! %s", SPLIT_MARK, SPLIT_SEEN);
-	lab_sh(NULL, 0, RTR_IPT " -D TLPDROP %s %s", SPLIT_MARK, SPLIT_SEEN);
+	lab_sh(NULL, 0, "%s -D TLPDROP %s ! %s", RTR_IPT(family), SPLIT_MARK, SPLIT_SEEN);
+	lab_sh(NULL, 0, "%s -D TLPDROP %s %s", RTR_IPT(family), SPLIT_MARK, SPLIT_SEEN);
 }
 
 /* The packets and bytes rule @n of chain TLPDROP counted since it was zeroed. */
-static bool split_count(int n, long *pkts, long *bytes)
+static bool split_count(int family, int n, long *pkts, long *bytes)
 {
 	char out[512], *line;
-	int rc = lab_sh(out, sizeof(out), RTR_IPT " -n -v -x -L TLPDROP %d", n);
+	int rc = lab_sh(out, sizeof(out), "%s -n -v -x -L TLPDROP %d", RTR_IPT(family), n);
 
 	for (line = out; !rc && line; line = strchr(line, '\n'), line = line ? line + 1 : NULL)
 		if (sscanf(line, "%ld %ld", pkts, bytes) == 2)
@@ -229,15 +234,16 @@ static bool split_count(int n, long *pkts, long *bytes)
 	return false;
 }
 
-static bool split_run(int i)
+static bool split_run(int family, int i)
 {
 	long first_p = -1, first_b = -1, again_p = -1, again_b = -1;
-	int rc = lab_sh(NULL, 0, RTR_IPT " -Z TLPDROP");
+	int rc = lab_sh(NULL, 0, "%s -Z TLPDROP", RTR_IPT(family));
 	struct tlp_txn t;
 	bool counted;
 
-	t = tlp_transact(AF_INET, NULL, tlp_drop(8, 7, 1));
-	counted = !rc && split_count(1, &first_p, &first_b) && split_count(2, &again_p, &again_b);
+	t = tlp_transact(family, NULL, tlp_drop(8, 7, 1));
+	counted = !rc && split_count(family, 1, &first_p, &first_b) &&
+		  split_count(family, 2, &again_p, &again_b);
 	ktap_diag("run %d: %s, %ld probe(s), %ld RTO(s); tail skb dropped: %ld packet(s), %ld bytes; its marker sent again: %ld packet(s), %ld bytes",
 		  i, t.ok ? "answered" : "no answer", t.d.probes, t.d.timeouts, first_p, first_b,
 		  again_p, again_b);
@@ -245,7 +251,7 @@ static bool split_run(int i)
 	       first_b > PATH_MTU && again_p == 1 && again_b <= PATH_MTU;
 }
 
-static void case_tail_split(void)
+static void case_tail_split(int family)
 {
 	char old[16] = "2";
 	int i, good = 0;
@@ -254,14 +260,25 @@ static void case_tail_split(void)
 	tlp_sysctl_read(ns_srv, "net/ipv4/tcp_min_tso_segs", old, sizeof(old));
 	set = !tlp_sysctl(ns_srv, "net/ipv4/tcp_min_tso_segs", "4") &&
 	      !lab_sh(NULL, 0, "/usr/sbin/ip -n srv link set s0 gso_max_segs 64") &&
-	      !split_rules_add();
+	      !split_rules_add(family);
 	for (i = 0; set && i < SPLIT_RUNS; i++)
-		good += split_run(i);
-	split_rules_del();
+		good += split_run(family, i);
+	split_rules_del(family);
 	lab_sh(NULL, 0, "/usr/sbin/ip -n srv link set s0 gso_max_segs 1");
 	tlp_sysctl(ns_srv, "net/ipv4/tcp_min_tso_segs", old);
-	ktap_result(set && good == SPLIT_RUNS,
-		    "a lost tail skb of several segments is probed with its last segment alone (IPv4, GSO)");
+	ktap_result(set && good == SPLIT_RUNS, family == AF_INET ?
+		    "a lost tail skb of several segments is probed with its last segment alone (IPv4, GSO)" :
+		    "a lost tail skb of several segments is probed with its last segment alone (IPv6, GSO)");
+}
+
+static void case_tail_split_ipv4(void)
+{
+	case_tail_split(AF_INET);
+}
+
+static void case_tail_split_ipv6(void)
+{
+	case_tail_split(AF_INET6);
 }
 
 static double base_at(int ri)
@@ -743,7 +760,8 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE("faster-than-off", case_faster_than_off),
 	KTAP_CASE("single-capped", case_single_capped),
 	KTAP_CASE("new-data-probe", case_new_data_probe),
-	KTAP_CASE("tail-split", case_tail_split),
+	KTAP_CASE("tail-split", case_tail_split_ipv4),
+	KTAP_CASE("tail-split6", case_tail_split_ipv6),
 	KTAP_CASE("peer-ack-delay", case_single_measured_on),
 	KTAP_CASE("peer-ack-delay-off", case_single_measured_off),
 	KTAP_CASE("rarely-rto-20", case_rarely_rto_20),
