@@ -29,8 +29,8 @@
 #include "arb-lib.h"
 
 #define ARB_TRACE_EVENT		LAB_TRACEFS "/events/i2c_arb/i2c_arb_claim/enable"
-#define ARB_TRACE_BUF_KB	"8192"	/* per CPU: 30,000 events need ~2 MB */
-#define ARB_CLAIMS_MAX		100000
+#define ARB_TRACE_BUF_KB	"8192"	/* per CPU: 100,000 events need ~7 MB in all */
+#define ARB_CLAIMS_MAX		131072	/* arb-stress traces 100,002 */
 /* The binding's defaults, which the overlays use. */
 #define ARB_SLEW_US		10
 #define ARB_RETRY_US		3000

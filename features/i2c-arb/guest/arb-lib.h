@@ -219,7 +219,7 @@ static inline void arb_handle_release(int fd)
  */
 #define ARB_STALL_MS		5
 #define ARB_STALL_EXPLAINS_MS	10
-#define ARB_STALLS_MAX		512
+#define ARB_STALLS_MAX		4096
 
 struct arb_stall {
 	double at;	/* end of the gap, lab_now() */
