@@ -9,8 +9,6 @@
  * names (vdma's debugfs). Parity: the same on upstream, except the one
  * [extension] case.
  */
-#include <dirent.h>
-
 #include "vloop.h"
 #include "vi2s/vi2s-abi.h"
 
@@ -482,26 +480,12 @@ static void case_process(void)
 }
 
 #define VI2S_DRIVER	"/sys/bus/platform/drivers/vi2s"
+#define VI2S_DEVICE	"vi2s"	/* the vloop overlay's controller node */
 
 /* Unbind (@bind 0) or bind the vi2s controller from its driver; 0 or -errno. */
 static int vi2s_driver_op(int bind)
 {
-	static char dev[NAME_MAX + 1];
-	struct dirent *e;
-	DIR *d;
-
-	if (bind)
-		return lab_write(VI2S_DRIVER "/bind", dev);
-	d = opendir(VI2S_DRIVER);
-	if (!d)
-		return -errno;
-	dev[0] = 0;
-	/* The bound device is the one link besides "module". */
-	while ((e = readdir(d)))
-		if (e->d_type == DT_LNK && strcmp(e->d_name, "module"))
-			snprintf(dev, sizeof(dev), "%s", e->d_name);
-	closedir(d);
-	return dev[0] ? lab_write(VI2S_DRIVER "/unbind", dev) : -ENODEV;
+	return lab_write(bind ? VI2S_DRIVER "/bind" : VI2S_DRIVER "/unbind", VI2S_DEVICE);
 }
 
 /*
