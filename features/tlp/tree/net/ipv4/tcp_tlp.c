@@ -126,13 +126,18 @@ EXPORT_SYMBOL_IF_KUNIT(tcp_tlp_ack_delay_update);
 /*
  * Did the peer ACK a lone segment at once rather than on its delayed-ACK
  * timer? Only a sample well under the shortest such timer says so, and
- * only once the peer has received more segments than a Linux receiver
- * quick-ACKs at the start of a connection (TCP_MAX_QUICKACKS): before
- * that every receiver of that kind ACKs at once.
+ * only once the peer has received more data segments than a Linux
+ * receiver quick-ACKs at the start of a connection (TCP_MAX_QUICKACKS;
+ * @delivered also counts the handshake's SYN or SYN-ACK). A Linux receiver
+ * also quick-ACKs after a pause in the data longer than its RTO, after
+ * out-of-order data or a CE mark, and an ACK that rides on the peer's own
+ * data comes at once: those lift the floor too. What keeps a delayed
+ * lone segment from being probed then is the windowed maximum, as soon
+ * as one delayed ACK was seen in the window.
  */
 VISIBLE_IF_KUNIT bool tcp_tlp_acked_at_once(u32 sample_us, u32 delivered)
 {
-	return delivered > TCP_MAX_QUICKACKS &&
+	return delivered > TCP_MAX_QUICKACKS + 1 &&
 	       sample_us < TCP_TLP_DELACK_MIN_US / 2;
 }
 EXPORT_SYMBOL_IF_KUNIT(tcp_tlp_acked_at_once);
@@ -223,13 +228,24 @@ VISIBLE_IF_KUNIT bool tcp_tlp_rtt_fits_probe(u32 rtt_us, u32 min_rtt_us)
 }
 EXPORT_SYMBOL_IF_KUNIT(tcp_tlp_rtt_fits_probe);
 
+/* The samples are relative to min_rtt: keep them as long as it. */
+static u32 tcp_tlp_ack_delay_window(const struct net *net)
+{
+	return READ_ONCE(net->ipv4.sysctl_tcp_min_rtt_wlen) * HZ;
+}
+
+/* A maximum older than the window says nothing any more: as unmeasured. */
 static u32 tcp_tlp_peer_ack_delay(const struct sock *sk)
 {
+	struct tcp_tlp_ack_delay d = tcp_sk(sk)->tlp_ack_delay;
+	const struct net *net = sock_net(sk);
 	u32 rto_min_us = tcp_rto_min_us(sk);
 
-	if (!READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_tlp_peer_ack_delay))
+	if (!READ_ONCE(net->ipv4.sysctl_tcp_tlp_peer_ack_delay))
 		return rto_min_us;
-	return tcp_tlp_ack_delay_us(&tcp_sk(sk)->tlp_ack_delay, rto_min_us);
+	if (tcp_jiffies32 - d.stamp > tcp_tlp_ack_delay_window(net))
+		d.max_us = 0;
+	return tcp_tlp_ack_delay_us(&d, rto_min_us);
 }
 
 /**
@@ -314,12 +330,14 @@ static struct sk_buff *tcp_tlp_resend_tail(struct sock *sk, int mss)
 }
 
 static void tcp_tlp_probe_sent(struct sock *sk, const struct sk_buff *probe,
-			       bool retrans)
+			       bool retrans, bool lone)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 
 	tp->tlp_high_seq = tp->snd_nxt;
 	tp->tlp_retrans = retrans;
+	/* Its PTO waited for a delayed ACK: tcp_tlp_spurious() asks. */
+	tp->tlp_ack_delay.probe_lone = lone;
 	NET_INC_STATS(sock_net(sk), LINUX_MIB_TCPLOSSPROBES);
 	trace_tcp_tlp_probe(sk, probe, retrans);
 	/* Not pending any more, so tcp_rearm_rto() runs a full RTO from now. */
@@ -347,18 +365,19 @@ void tcp_send_loss_probe(struct sock *sk)
 						   tcp_wnd_end(tp)),
 		.have_tail = !tcp_rtx_queue_empty(sk),
 	};
+	bool lone = tp->packets_out == 1;
 	struct sk_buff *probe;
 
 	switch (tcp_tlp_choose_probe(&in)) {
 	case TCP_TLP_PROBE_NEW:
 		probe = tcp_tlp_send_new(sk, mss);
 		if (probe)
-			tcp_tlp_probe_sent(sk, probe, false);
+			tcp_tlp_probe_sent(sk, probe, false, lone);
 		break;
 	case TCP_TLP_PROBE_TAIL:
 		probe = tcp_tlp_resend_tail(sk, mss);
 		if (probe)
-			tcp_tlp_probe_sent(sk, probe, true);
+			tcp_tlp_probe_sent(sk, probe, true, lone);
 		break;
 	case TCP_TLP_PROBE_NOTHING:
 		WARN_ONCE(tp->packets_out,
@@ -374,10 +393,12 @@ void tcp_send_loss_probe(struct sock *sk)
 
 /*
  * Original and probe both arrived: TCPLossProbeSpurious, so that nstat shows
- * how many probes a host sent for nothing. If the probe was for a single
- * segment, the peer held its ACK longer than the measured allowance, and
- * Karn's rule hides by how much: allow the full RTO floor, and no less
- * than a delayed ACK, until that maximum ages out of the window.
+ * how many probes a host sent for nothing. If the probe's PTO allowed for a
+ * delayed ACK (one segment was out when it fired), the peer held its ACK
+ * longer than the measured allowance, and Karn's rule hides by how much:
+ * allow the full RTO floor, and no less than a delayed ACK, until that
+ * maximum ages out of the window. A probe of a longer flight says nothing
+ * about the peer's delayed ACK.
  */
 static void tcp_tlp_spurious(struct sock *sk)
 {
@@ -385,7 +406,7 @@ static void tcp_tlp_spurious(struct sock *sk)
 
 	NET_INC_STATS(sock_net(sk), LINUX_MIB_TCPLOSSPROBESPURIOUS);
 	if (READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_tlp_peer_ack_delay) &&
-	    tcp_sk(sk)->packets_out <= 1) {
+	    d->probe_lone) {
 		d->max_us = tcp_rto_min_us(sk);
 		d->stamp = tcp_jiffies32;
 		d->at_once = false;
@@ -425,44 +446,28 @@ bool tcp_tlp_process_ack(struct sock *sk, u32 ack, bool dsack_probe,
 	return verdict == TCP_TLP_REPAIRED;
 }
 
-/* Enabled for good once any netns sets tcp_tlp_peer_ack_delay. */
-DEFINE_STATIC_KEY_FALSE(tcp_tlp_ack_delay_sampling);
-
-/**
- * proc_tcp_tlp_peer_ack_delay() - sysctl handler of tcp_tlp_peer_ack_delay
- * @table: the sysctl table entry (a u8, 0 or 1)
- * @write: nonzero for a write
- * @buffer: user data
- * @lenp: its length
- * @ppos: file position
- *
- * As proc_dou8vec_minmax(); a 1 written also turns on the ACK path's call
- * of tcp_tlp_sample_ack_delay(), which until then is a patched-out branch:
- * hosts that never use the extension pay nothing for it per ACK.
- *
- * Return: 0 or a negative errno, as proc_dou8vec_minmax().
+/*
+ * The ACK path's call of tcp_tlp_sample_ack_delay(), a patched-out branch
+ * where jump labels are: the sysctl's handler (sysctl_net_ipv4.c) turns it
+ * on for good once any netns sets tcp_tlp_peer_ack_delay, as
+ * tcp_md5_needed is for any socket with a key.
  */
-int proc_tcp_tlp_peer_ack_delay(const struct ctl_table *table, int write,
-				void *buffer, size_t *lenp, loff_t *ppos)
-{
-	int ret = proc_dou8vec_minmax(table, write, buffer, lenp, ppos);
-
-	if (write && !ret && READ_ONCE(*(u8 *)table->data))
-		static_branch_enable(&tcp_tlp_ack_delay_sampling);
-	return ret;
-}
+DEFINE_STATIC_KEY_FALSE(tcp_tlp_ack_delay_sampling);
 
 /**
  * tcp_tlp_sample_ack_delay() - learn how long the peer holds back its ACKs
  * @sk: the socket, locked
  * @rtt_us: RTT sample of the most recently sent segment this ACK covers,
  *	negative if there is none (retransmitted data)
- * @acked: segments this ACK newly acknowledged, 0 if it SACKed any
+ * @acked: segments this ACK took off the retransmit queue; 0 if any of them
+ *	was retransmitted, it SACKed or D-SACKed anything, or it acked the
+ *	handshake (tcp_ack() decides)
  *
  * Only an ACK of exactly one segment can have waited for the peer's
  * delayed-ACK timer: with two unacknowledged full segments a receiver ACKs
- * at once. For such an ACK, the part of the RTT above min_rtt is time the
- * ACK waited at the peer or in queues, an upper bound of its delay. Called
+ * at once, and it ACKs a filled hole at once. For such an ACK, the part of
+ * the RTT above min_rtt is time the ACK waited at the peer or in queues,
+ * an upper bound of its delay. Called
  * from the ACK path once tcp_tlp_ack_delay_sampling is on; does nothing in
  * a netns whose tcp_tlp_peer_ack_delay is 0.
  */
@@ -477,8 +482,7 @@ void tcp_tlp_sample_ack_delay(struct sock *sk, long rtt_us, u32 acked)
 	if (acked != 1 || rtt_us < 0 || min_rtt_us == ~0U)
 		return;
 	sample_us = max_t(long, rtt_us - min_rtt_us, 0);
-	/* The samples are relative to min_rtt: keep them as long as it. */
-	window = READ_ONCE(net->ipv4.sysctl_tcp_min_rtt_wlen) * HZ;
+	window = tcp_tlp_ack_delay_window(net);
 	tcp_tlp_ack_delay_update(&tp->tlp_ack_delay, sample_us, tcp_jiffies32,
 				 window);
 	if (tcp_tlp_acked_at_once(sample_us, tp->delivered))

@@ -181,6 +181,10 @@ static void allowance_stays_a_delayed_ack_until_the_peer_acks_at_once(struct kun
 	KUNIT_EXPECT_EQ(test, tcp_tlp_ack_delay_us(&d, RTO_MIN_US), DELACK_MIN_US);
 	d.max_us = 36000;
 	KUNIT_EXPECT_EQ(test, tcp_tlp_ack_delay_us(&d, RTO_MIN_US), 36000 + 9000 + 2000);
+	/* Seen ACKing at once: the measurement alone. */
+	d.at_once = true;
+	d.max_us = 20000;
+	KUNIT_EXPECT_EQ(test, tcp_tlp_ack_delay_us(&d, RTO_MIN_US), 20000 + 5000 + 2000);
 }
 
 static void measured_ack_delay_never_exceeds_the_rto_floor(struct kunit *test)
@@ -211,7 +215,9 @@ static void ack_delay_estimate_is_never_zero(struct kunit *test)
 
 	tcp_tlp_ack_delay_update(&d, 0, 1000, WINDOW);
 	KUNIT_EXPECT_EQ(test, d.max_us, 1);
-	tcp_tlp_ack_delay_update(&d, 0, 1001, WINDOW);
+	/* Also when a 0 replaces a maximum that aged out. */
+	d.max_us = 40000;
+	tcp_tlp_ack_delay_update(&d, 0, 1001 + WINDOW, WINDOW);
 	KUNIT_EXPECT_EQ(test, d.max_us, 1);
 }
 
@@ -251,18 +257,24 @@ static void window_survives_jiffies_wraparound(struct kunit *test)
 	struct tcp_tlp_ack_delay d = ack_delay(40000, false);
 
 	d.stamp = U32_MAX - 10;
+	/* Before now wraps: stamp + window wrapped, now has not. */
+	tcp_tlp_ack_delay_update(&d, 0, U32_MAX - 5, WINDOW);
+	KUNIT_EXPECT_EQ(test, d.max_us, 40000);
 	tcp_tlp_ack_delay_update(&d, 0, 10, WINDOW);
 	KUNIT_EXPECT_EQ(test, d.max_us, 40000);
 	tcp_tlp_ack_delay_update(&d, 0, U32_MAX - 10 + WINDOW + 1, WINDOW);
 	KUNIT_EXPECT_EQ(test, d.max_us, 1);
 }
 
-/* The first 16 segments a Linux receiver ACKs at once, delayed ACK or not. */
+/*
+ * The first 16 data segments a Linux receiver ACKs at once, delayed ACK or
+ * not; tp->delivered counts the handshake's SYN or SYN-ACK as one more.
+ */
 static void undelayed_ack_in_the_quick_ack_start_does_not_count(struct kunit *test)
 {
 	KUNIT_EXPECT_FALSE(test, tcp_tlp_acked_at_once(0, 1));
-	KUNIT_EXPECT_FALSE(test, tcp_tlp_acked_at_once(0, TCP_MAX_QUICKACKS));
-	KUNIT_EXPECT_TRUE(test, tcp_tlp_acked_at_once(0, TCP_MAX_QUICKACKS + 1));
+	KUNIT_EXPECT_FALSE(test, tcp_tlp_acked_at_once(0, TCP_MAX_QUICKACKS + 1));
+	KUNIT_EXPECT_TRUE(test, tcp_tlp_acked_at_once(0, TCP_MAX_QUICKACKS + 2));
 }
 
 static void only_an_ack_well_under_a_delayed_ack_is_at_once(struct kunit *test)
