@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Configure $(lab_build_dir): tinyconfig, then the lab base, every feature's
 # fragment (and, for VARIANT=ours, the fragments of our own test code), then
-# the flavor (debug or nodebug), merged by the tree's merge_config.sh. After
-# olddefconfig every requested option must hold as written; one that does not
-# stops the build with its name and what it became.
+# the flavor (debug or nodebug) and LAB_CONFIG_ARM's fragment if set, merged
+# by the tree's merge_config.sh. After olddefconfig every requested option
+# must hold as written; one that does not stops the build with its name and
+# what it became.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -20,6 +21,7 @@ fragments() {
 		[ -f "$LAB_REPO/features/$f/config.ours" ] && echo "$LAB_REPO/features/$f/config.ours"
 	done
 	echo "$LAB_REPO/lab/config/$FLAVOR.config"
+	lab_config_arm
 	echo "$LAB_WORK/localversion-$VARIANT.config"
 }
 

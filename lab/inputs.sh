@@ -49,6 +49,15 @@ lab_check_work() {
 	esac
 }
 
+# LAB_CONFIG_ARM names a fragment of lab/config/arms/ (lib.sh, lab_config_arm).
+lab_check_config_arm() {
+	local arm=${LAB_CONFIG_ARM:-}
+	[ -n "$arm" ] || return 0
+	[[ "$arm" =~ ^[a-z0-9-]+$ ]] && [ -f "$LAB_REPO/lab/config/arms/$arm.config" ] && return
+	# shellcheck disable=SC2012 # names only
+	die "LAB_CONFIG_ARM='$arm': no lab/config/arms/$arm.config (known: $(ls "$LAB_REPO/lab/config/arms" | sed 's/\.config$//' | xargs))"
+}
+
 # The architectures make check has a compiler for (lab/check.sh).
 LAB_CHECK_KNOWN_ARCHES="x86_64 arm64 arm powerpc mips"
 
@@ -74,5 +83,6 @@ lab_check_inputs() {
 	if [ -n "${SUITE:-}" ] && ! [[ "$SUITE" =~ ^[A-Za-z0-9_.*?-]+$ ]]; then
 		die "SUITE='$SUITE': a suite name or glob (letters, digits, _ - . * ?)"
 	fi
+	lab_check_config_arm
 	lab_check_work
 }

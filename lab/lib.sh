@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Shared settings of the lab scripts: where things live, and small helpers.
 # Sourced, not run.
 
@@ -72,7 +73,14 @@ lab_build_dir() {
 	debug|nodebug) ;;
 	*) die "FLAVOR must be 'debug' or 'nodebug', not '$FLAVOR'" ;;
 	esac
-	echo "$LAB_WORK/build-$VARIANT-$FLAVOR"
+	echo "$LAB_WORK/build-$VARIANT-$FLAVOR${LAB_CONFIG_ARM:+-$LAB_CONFIG_ARM}"
+}
+
+# LAB_CONFIG_ARM=<name>: lab/config/arms/<name>.config merged last, into a
+# build folder of its own (make debug-cost's detectors that only Kconfig
+# switches off). Checked by lab_check_inputs.
+lab_config_arm() {
+	[ -z "${LAB_CONFIG_ARM:-}" ] || echo "$LAB_REPO/lab/config/arms/$LAB_CONFIG_ARM.config"
 }
 
 # One kernel build at a time on this machine: two cores are shared by
