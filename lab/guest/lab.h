@@ -240,12 +240,18 @@ static inline int lab_sh(char *out, size_t size, const char *fmt, ...)
 	return rc;
 }
 
-/* Kernel log lines that contain @text (as dmesg | grep -c); -1 if unreadable. */
-static inline int lab_kmsg_count(const char *text)
+/*
+ * Kernel log lines that contain @text (as dmesg | grep -c); -1 if
+ * unreadable. *@level, if not NULL, gets the log level of the last of them
+ * (its syslog prefix "<N>"), or -1 when there is none.
+ */
+static inline int lab_kmsg_find(const char *text, int *level)
 {
-	int size = klogctl(LAB_SYSLOG_SIZE_BUFFER, NULL, 0), len, count = 0;
+	int size = klogctl(LAB_SYSLOG_SIZE_BUFFER, NULL, 0), len, count = 0, prio;
 	char *buf = size > 0 ? malloc(size + 1) : NULL, *line, *end;
 
+	if (level)
+		*level = -1;
 	len = buf ? klogctl(LAB_SYSLOG_READ_ALL, buf, size) : -1;
 	if (len < 0) {
 		free(buf);
@@ -256,10 +262,19 @@ static inline int lab_kmsg_count(const char *text)
 		end = strchr(line, '\n');
 		if (end)
 			*end++ = 0;
-		count += !!strstr(line, text);
+		if (!strstr(line, text))
+			continue;
+		count++;
+		if (level && sscanf(line, "<%d>", &prio) == 1)
+			*level = prio & 7;
 	}
 	free(buf);
 	return count;
+}
+
+static inline int lab_kmsg_count(const char *text)
+{
+	return lab_kmsg_find(text, NULL);
 }
 
 /* ---- DT overlays (fixtures/lab-overlay; the shell's tool is lab-overlay) ---- */
