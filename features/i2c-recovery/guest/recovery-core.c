@@ -339,6 +339,9 @@ static void case_core_over_own_scl(void)
 
 #define CORE_EVENTS	"/sys/kernel/debug/i2c-wire-sim-coreport/events"
 
+/* "Not using recovery" lines in the log before the core overlay was applied. */
+static int core_refusals_before = -1;
+
 /* port_wait() for a coreport whose probe may be deferred, saying if it failed. */
 static bool port_ready(const char *port)
 {
@@ -532,7 +535,19 @@ static bool pm_counts(const char *port, struct pm_counts *c)
 			   &c->prepared, &c->prepared_suspended, &c->resumes) == 3;
 }
 
-#define BOTH_DEV	"/sys/bus/platform/devices/i2c-wire-sim-coreport-both"
+/* coreport's get_bus_free calls so far, or -1. */
+static int bus_free_calls(const char *port)
+{
+	char line[160], *p = NULL;
+	int n;
+
+	if (lab_read_line(port, line, sizeof(line)) >= 0)
+		p = strstr(line, " bus_free ");
+	return p && sscanf(p, " bus_free %d", &n) == 1 ? n : -1;
+}
+
+#define CORE_DEV(x)	"/sys/bus/platform/devices/i2c-wire-sim-coreport-" x
+#define BOTH_DEV	CORE_DEV("both")
 
 /* The runtime PM status of coreport "both" within 1 s, into @buf. */
 static void both_settles(const char *want, char *buf, size_t size)
@@ -548,14 +563,14 @@ static void both_settles(const char *want, char *buf, size_t size)
 	}
 }
 
-/* The bus number of the adapter under coreport "both", or -1. */
-static int both_adapter(void)
+/* The bus number of the adapter under the platform device @dev, or -1. */
+static int core_adapter(const char *dev)
 {
 	char path[160];
 	int nr;
 
 	for (nr = 0; nr < 64; nr++) {
-		snprintf(path, sizeof(path), BOTH_DEV "/i2c-%d", nr);
+		snprintf(path, sizeof(path), "%s/i2c-%d", dev, nr);
 		if (!access(path, F_OK))
 			return nr;
 	}
@@ -579,7 +594,7 @@ static void case_trigger_resumes(void)
 
 	if (!ktap_extension(name))
 		return;
-	nr = both_adapter();
+	nr = core_adapter(BOTH_DEV);
 	snprintf(path, sizeof(path), "/sys/kernel/debug/i2c/i2c-%d/recover_bus", nr);
 	both_settles("suspended", before, sizeof(before));
 	if (nr >= 0 && pm_counts(CORE_PORT("both"), &c0)) {
@@ -597,6 +612,179 @@ static void case_trigger_resumes(void)
 		    c1.prepared_suspended == c0.prepared_suspended &&
 		    c1.resumes == c0.resumes + 1 && !strcmp(after, "suspended") && !ctl &&
 		    c2.prepared_suspended == c1.prepared_suspended + 1, name);
+}
+
+/*
+ * Lines of the simulator @chip (its device name) that someone requested,
+ * from gpiolib's debugfs listing, where a requested line reads
+ * " gpio-N (name|consumer) ..."; -1 if the chip is not listed.
+ */
+static int gpio_lines_taken(const char *chip)
+{
+	FILE *f = fopen("/sys/kernel/debug/gpio", "r");
+	char line[256], key[96];
+	int taken = -1;
+
+	if (!f)
+		return -1;
+	snprintf(key, sizeof(key), "/%s,", chip);
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, " gpio-", 6)) {	/* a chip's header, or a blank */
+			if (taken >= 0)
+				break;
+			if (strstr(line, key))
+				taken = 0;
+		} else if (taken >= 0 && strchr(line, '|')) {
+			taken++;
+		}
+	}
+	fclose(f);
+	return taken;
+}
+
+/*
+ * USERS.md row 1: a driver's own recover_bus (at91, mpc, npcm7xx, st,
+ * tegra) is run once and its result returned; the generic sequence and
+ * its hooks stay out, and the core requests none of the scl-gpios and
+ * sda-gpios of the node. The control: on "both" the core took both lines,
+ * so the listing that reads 0 here can count.
+ */
+static void case_own_recover_bus(void)
+{
+	struct pm_counts c0 = { -1, -1, -1 }, c1 = c0;
+	struct recport_run r = { .result = -1000 };
+	int taken, both;
+
+	if (port_ready(CORE_PORT("ownrec")) && pm_counts(CORE_PORT("ownrec"), &c0))
+		r = port_recover(CORE_SIM("ownrec"), CORE_PORT("ownrec"), NULL, NULL);
+	pm_counts(CORE_PORT("ownrec"), &c1);
+	taken = gpio_lines_taken("i2c-wire-sim-core-ownrec");
+	both = gpio_lines_taken("i2c-wire-sim-core-both");
+	ktap_diag("own recover_bus: recovery %d, result %d, own calls %d, prepares +%d, %lld pulses; GPIO lines taken %d (control, scl+sda-gpios: %d)",
+		  r.recovery, r.result, r.own, c1.prepared - c0.prepared, r.pulses, taken, both);
+	ktap_result(r.recovery == 1 && r.result == -ETIMEDOUT && r.own == 1 &&
+		    c1.prepared == c0.prepared && c0.prepared >= 0 && r.pulses == 0 &&
+		    taken == 0 && both == 2,
+		    "a driver's own recover_bus runs once, its result is returned, and the core takes none of the node's GPIOs");
+}
+
+/*
+ * USERS.md row 2: the generic sequence through the driver's get/set_scl
+ * and get_sda without set_sda (omap, axxia, uniphier, octeon, davinci):
+ * clocks until SDA reads high, at least one, and never a STOP; a slave
+ * that holds SDA for good gets nine and EBUSY, and the failing run still
+ * calls prepare_recovery once (row 10).
+ */
+static void case_driver_callbacks(void)
+{
+	struct pm_counts c0 = { -1, -1, -1 }, c1 = c0;
+	struct recport_run r = { .result = -1000 }, f = r, h = r;
+	char dir[8] = "?", fdir[8] = "?";
+	int lows = -1, flows = -1;
+
+	if (port_ready(CORE_PORT("cb"))) {
+		r = port_recover(CORE_SIM("cb"), CORE_PORT("cb"), "fault_stuck_sda", "3");
+		wsim_line_use(CORE_SIM("cb"), 1, dir, &lows);
+		f = port_recover(CORE_SIM("cb"), CORE_PORT("cb"), NULL, NULL);
+		wsim_line_use(CORE_SIM("cb"), 1, fdir, &flows);
+	}
+	pm_counts(CORE_PORT("cb"), &c0);
+	h = port_recover(CORE_SIM("cb"), CORE_PORT("cb"), "fault_hold_sda", "1");
+	pm_counts(CORE_PORT("cb"), &c1);
+	ktap_diag("driver get/set_scl + get_sda: cut at bit 3: recovery %d, result %d, %lld pulses, %lld STOPs, SDA line %s driven low %d times; free: %d, %lld pulses, %lld STOPs, SDA %s, %d lows; SDA held: %d, %lld pulses, prepares +%d",
+		  r.recovery, r.result, r.pulses, r.stops, dir, lows, f.result, f.pulses, f.stops,
+		  fdir, flows, h.result, h.pulses, c1.prepared - c0.prepared);
+	ktap_result(r.recovery == 1 && !r.result && r.pulses == 6 && !r.stops &&
+		    !strcmp(dir, "in") && !lows && !f.result && f.pulses == 1 && !f.stops &&
+		    !strcmp(fdir, "in") && !flows &&
+		    h.result == -EBUSY && h.pulses == 9 && c0.prepared >= 0 &&
+		    c1.prepared == c0.prepared + 1,
+		    "driver get/set_scl and get_sda without set_sda: clocks until SDA reads high, at least one, no STOP");
+}
+
+#define CORE_BUSY(x)	"/sys/kernel/debug/i2c-wire-sim-coreport/i2c-wire-sim-coreport-" x "/busy"
+
+/*
+ * USERS.md row 4: with get_bus_free (rcar) the controller says when the
+ * bus is free, not SDA: a free bus it calls busy three times gets four
+ * clocks; a slave holding SDA for good, on a bus it calls free at once,
+ * gets one, and recovery returns 0.
+ */
+static void case_get_bus_free(void)
+{
+	struct recport_run busy = { .result = -1000 }, held = busy;
+	int wr = -1, n0 = -1, n1 = -1, n2 = -1;
+
+	if (port_ready(CORE_PORT("busfree"))) {
+		n0 = bus_free_calls(CORE_PORT("busfree"));
+		wr = lab_write(CORE_BUSY("busfree"), "3");
+	}
+	if (!wr) {
+		busy = port_recover(CORE_SIM("busfree"), CORE_PORT("busfree"), NULL, NULL);
+		n1 = bus_free_calls(CORE_PORT("busfree"));
+		/* Answers a failed run left must not bend the next one. */
+		wr = lab_write(CORE_BUSY("busfree"), "0");
+	}
+	if (!wr) {
+		held = port_recover(CORE_SIM("busfree"), CORE_PORT("busfree"), "fault_hold_sda", "1");
+		n2 = bus_free_calls(CORE_PORT("busfree"));
+	}
+	ktap_diag("get_bus_free: free bus, 3 busy answers: result %d, %lld pulses, %d calls; SDA held, free answers: result %d, %lld pulses, %d calls (writes %d)",
+		  busy.result, busy.pulses, n1 - n0, held.result, held.pulses, n2 - n1, wr);
+	ktap_result(!wr && busy.recovery == 1 && !busy.result && busy.pulses == 4 &&
+		    n0 >= 0 && n1 - n0 == 4 && !held.result && held.pulses == 1 && n2 - n1 == 1,
+		    "get_bus_free, not SDA, decides when recovery ends");
+}
+
+/* USERS.md row 14: hisi calls i2c_recover_bus() without recovery info. */
+static void case_no_recovery_info(void)
+{
+	struct recport_run r = { .result = -1000, .recovery = -1 };
+
+	if (port_ready(CORE_PORT("norec")))
+		port_run(CORE_PORT("norec"), &r);	/* it has no wires */
+	ktap_diag("no recovery info: recovery %d, result %d", r.recovery, r.result);
+	ktap_result(r.recovery == 0 && r.result == -EBUSY,
+		    "i2c_recover_bus() on an adapter without recovery info returns EBUSY");
+}
+
+/* The log level of the line "i2c-<nr of @dev>: <msg>", -1 if none; *@n: how many. */
+static int adapter_msg(const char *dev, const char *msg, int *n)
+{
+	char text[160];
+	int level;
+
+	snprintf(text, sizeof(text), "i2c-%d: %s", core_adapter(dev), msg);
+	*n = lab_kmsg_find(text, &level);
+	return level;
+}
+
+/*
+ * USERS.md row 14: generic recovery with get/set_scl but neither SDA
+ * callback nor GPIO is refused at registration with an error (6.12's
+ * words); without any method it is dropped quietly (dev_dbg). Either
+ * way the adapter registers, and recovery returns EBUSY. Of the overlay's
+ * adapters only the first may log a refusal: one line since it was applied.
+ */
+static void case_incomplete_info(void)
+{
+	const char *err = "Not using recovery: either get_sda() or set_sda() needed";
+	struct recport_run r = { .result = -1000, .recovery = -1 }, m = r;
+	int n = -1, level = -1, quiet = -1, since = -1;
+
+	if (port_ready(CORE_PORT("nosda")) && port_ready(CORE_PORT("nomethod"))) {
+		level = adapter_msg(CORE_DEV("nosda"), err, &n);
+		adapter_msg(CORE_DEV("nomethod"), "Not using recovery", &quiet);
+		since = lab_kmsg_count("Not using recovery") - core_refusals_before;
+		port_run(CORE_PORT("nosda"), &r);	/* neither has wires */
+		port_run(CORE_PORT("nomethod"), &m);
+	}
+	ktap_diag("get/set_scl only: \"%s\" %d times, level %d; recovery %d, result %d, own calls %d; no method: %d messages, recovery %d, result %d; refusals since the overlay: %d",
+		  err, n, level, r.recovery, r.result, r.own, quiet, m.recovery, m.result, since);
+	ktap_result(n >= 1 && level == 3 && r.recovery == 0 && r.result == -EBUSY && r.own == 0 &&
+		    quiet == 0 && m.recovery == 0 && m.result == -EBUSY &&
+		    core_refusals_before >= 0 && since == 1,
+		    "incomplete recovery info is refused at registration with an error, no method without one; recovery then returns EBUSY");
 }
 
 #define DEFER_DEV	"i2c-wire-sim-coreport.50"
@@ -685,6 +873,7 @@ static bool core_up(void)
 		rec_down();
 		/* Pin events from here on are this overlay's (no log yet: fine). */
 		lab_write(CORE_EVENTS, "0");
+		core_refusals_before = lab_kmsg_count("Not using recovery");
 		core_state = port_up("i2c-wire-sim-coreport", "i2c-wire-sim-core",
 				     CORE_PORT("own"), &core_id) ? -1 : 1;
 	}
@@ -739,6 +928,11 @@ ON_ADAPTER(need_core, case_pins_recovery_name)
 ON_ADAPTER(need_core, case_pins_no_gpio_state)
 ON_ADAPTER(need_core, case_driver_sda_in)
 ON_ADAPTER(need_core, case_driver_sda_out)
+ON_ADAPTER(need_core, case_own_recover_bus)
+ON_ADAPTER(need_core, case_driver_callbacks)
+ON_ADAPTER(need_core, case_get_bus_free)
+ON_ADAPTER(need_core, case_no_recovery_info)
+ON_ADAPTER(need_core, case_incomplete_info)
 
 /* The last two cases run with neither adapter's overlay applied. */
 static void case_deferred_gpio_no_overlay(void)
@@ -776,6 +970,11 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE("pins-no-gpio-state", case_pins_no_gpio_state_on),
 	KTAP_CASE("driver-sda-in", case_driver_sda_in_on),
 	KTAP_CASE("driver-sda-out", case_driver_sda_out_on),
+	KTAP_CASE("own-recover-bus", case_own_recover_bus_on),
+	KTAP_CASE("driver-callbacks", case_driver_callbacks_on),
+	KTAP_CASE("get-bus-free", case_get_bus_free_on),
+	KTAP_CASE("no-recovery-info", case_no_recovery_info_on),
+	KTAP_CASE("incomplete-info", case_incomplete_info_on),
 	KTAP_CASE("deferred-gpio", case_deferred_gpio_no_overlay),
 	KTAP_CASE("plain-i2c-gpio", case_plain_i2c_gpio_no_overlay),
 };

@@ -8,7 +8,8 @@
  * overlay i2c-wire-sim-core), whose recovery GPIOs the I2C core finds.
  * Each runs i2c_recover_bus() when "1" is written to its debugfs file
  * "recover", which then reads "result <errno> ns <duration>", and for
- * coreport " recovery <0|1> own <calls>".
+ * coreport " recovery <0|1> own <calls>" and its hook counters
+ * (fixtures/i2c-wire-sim/README.md).
  */
 #ifndef RECPORT_H
 #define RECPORT_H
