@@ -687,10 +687,10 @@ static void case_driver_callbacks(void)
 		wsim_line_use(CORE_SIM("cb"), 1, dir, &lows);
 		f = port_recover(CORE_SIM("cb"), CORE_PORT("cb"), NULL, NULL);
 		wsim_line_use(CORE_SIM("cb"), 1, fdir, &flows);
+		pm_counts(CORE_PORT("cb"), &c0);
+		h = port_recover(CORE_SIM("cb"), CORE_PORT("cb"), "fault_hold_sda", "1");
+		pm_counts(CORE_PORT("cb"), &c1);
 	}
-	pm_counts(CORE_PORT("cb"), &c0);
-	h = port_recover(CORE_SIM("cb"), CORE_PORT("cb"), "fault_hold_sda", "1");
-	pm_counts(CORE_PORT("cb"), &c1);
 	ktap_diag("driver get/set_scl + get_sda: cut at bit 3: recovery %d, result %d, %lld pulses, %lld STOPs, SDA line %s driven low %d times; free: %d, %lld pulses, %lld STOPs, SDA %s, %d lows; SDA held: %d, %lld pulses, prepares +%d",
 		  r.recovery, r.result, r.pulses, r.stops, dir, lows, f.result, f.pulses, f.stops,
 		  fdir, flows, h.result, h.pulses, c1.prepared - c0.prepared);
