@@ -479,6 +479,130 @@ static void case_process(void)
 		    "config->process runs once on every byte read and written, through .copy");
 }
 
+/* Non-interleaved read or write of @frames: @bufs holds one buffer per channel. */
+static long xfern(struct vloop_pcm *p, void **bufs, snd_pcm_uframes_t frames)
+{
+	struct snd_xfern x = { .bufs = bufs, .frames = frames };
+	unsigned long req = p->stream == SNDRV_PCM_STREAM_PLAYBACK ?
+			    SNDRV_PCM_IOCTL_WRITEN_FRAMES : SNDRV_PCM_IOCTL_READN_FRAMES;
+
+	if (ioctl(p->fd, req, &x) < 0)
+		return -errno;
+	return x.result;
+}
+
+/* One buffer of S16 stereo, non-interleaved, the size play_checked_key() plays. */
+#define NI_FRAMES	(PERIOD * PERIODS)
+#define NI_BYTES	(NI_FRAMES * 4)
+
+static int ni_open(struct way_run *r, struct vloop_pcm *p, int stream)
+{
+	int ret = vloop_pcm_open(p, r->card, stream, 1);
+
+	if (!ret)
+		ret = vloop_pcm_setup_access(p, SNDRV_PCM_ACCESS_RW_NONINTERLEAVED,
+					     SNDRV_PCM_FORMAT_S16_LE, 2, 48000, PERIOD, PERIODS);
+	if (ret)
+		why(r, "%s open/setup in non-interleaved access: %s",
+		    stream ? "capture" : "playback", strerror(-ret));
+	return ret;
+}
+
+/*
+ * A capture of the idle line, non-interleaved: every byte of both
+ * channels' buffers must be the capture key.
+ */
+static int ni_capture_keyed(struct way_run *r)
+{
+	static uint8_t ch[2][NI_FRAMES * 2];
+	void *bufs[2] = { ch[0], ch[1] };
+	long n, total = 0, bad = 0;
+	struct vloop_pcm p;
+	double end;
+	int ret = ni_open(r, &p, SNDRV_PCM_STREAM_CAPTURE);
+
+	if (!ret)
+		ret = vloop_pcm_ioctl(&p, SNDRV_PCM_IOCTL_START);
+	for (end = lab_now() + 3; !ret && total < 2 * PERIOD && lab_now() < end; lab_sleep_ms(10)) {
+		n = xfern(&p, bufs, NI_FRAMES);
+		if (n > 0) {
+			total += n;
+			bad += bytes_not(ch[0], n * 2, VI2S_PROCESS_CAPTURE) +
+			       bytes_not(ch[1], n * 2, VI2S_PROCESS_CAPTURE);
+		} else if (n != -EAGAIN) {
+			ret = (int)n;
+		}
+	}
+	vloop_pcm_close(&p);
+	if (ret || total < 2 * PERIOD || bad)
+		why(r, "non-interleaved capture: %s, %ld frames, %ld bytes not 0x%02x",
+		    ret ? strerror(-ret) : "ok", total, bad, VI2S_PROCESS_CAPTURE);
+	return !ret && total >= 2 * PERIOD && !bad;
+}
+
+/*
+ * Play one buffer non-interleaved: channel 0 the signal's even samples,
+ * channel 1 its odd ones. The DMA buffer holds channel 0's block, then
+ * channel 1's, so the receiver must record them in that order, every
+ * byte XORed with the playback key.
+ */
+static int ni_play_keyed(struct way_run *r)
+{
+	static uint8_t ch[2][NI_FRAMES * 2], want[NI_BYTES], got[65536 + 1];
+	void *bufs[2] = { ch[0], ch[1] };
+	struct vloop_pcm p;
+	int k, c, n = -1, ret;
+	double end;
+
+	for (k = 0; k < NI_FRAMES; k++)
+		for (c = 0; c < 2; c++)
+			vloop_put_sample(ch[c] + 2 * k, vloop_signal(2 * k + c, 16), 2);
+	for (k = 0; k < NI_BYTES; k++)
+		want[k] = ch[k / (NI_BYTES / 2)][k % (NI_BYTES / 2)] ^ VI2S_PROCESS_PLAY;
+	ret = ni_open(r, &p, SNDRV_PCM_STREAM_PLAYBACK);
+	if (!ret)
+		ret = xfern(&p, bufs, NI_FRAMES) == NI_FRAMES ? 0 : -EIO;
+	if (!ret)
+		ret = vloop_pcm_ioctl(&p, SNDRV_PCM_IOCTL_START);
+	for (end = lab_now() + 3; !ret && lab_now() < end; lab_sleep_ms(20))
+		if (lab_read_key(VI2S_DEBUGFS "/fifo", "recorded") >= NI_BYTES)
+			break;
+	if (!ret)
+		n = lab_read(VI2S_DEBUGFS "/received", (char *)got, sizeof(got));
+	vloop_pcm_close(&p);
+	for (k = 0; n >= NI_BYTES && k < NI_BYTES && got[k] == want[k]; k++)
+		;
+	if (ret || n < NI_BYTES || k < NI_BYTES)
+		why(r, "non-interleaved playback: %s, recorded %d bytes, first wrong at byte %d of %d",
+		    ret ? strerror(-ret) : "ok", n, k, NI_BYTES);
+	return !ret && n >= NI_BYTES && k == NI_BYTES;
+}
+
+/*
+ * The hook's channel offset. Only non-interleaved access calls .copy and
+ * the hook with a channel other than 0: each channel's bytes sit in a
+ * block of their own (dma_bytes / channels) of the DMA buffer, and both
+ * must find the block from the channel number. A copy that ignores the
+ * channel writes channel 1 over channel 0's block (which the hook then
+ * XORs twice) and leaves the other block stale; a hook that ignores it
+ * leaves channel 1's bytes unkeyed. Capture first, on an idle line.
+ */
+static void case_process_noninterleaved(void)
+{
+	int captured = 0, played = 0;
+	struct way_run r;
+
+	if (way_bind(&r, "process-ni", "vloop")) {
+		captured = ni_capture_keyed(&r);
+		played = ni_play_keyed(&r);
+	}
+	ktap_diag("process-ni: capture all 0x%02x %d, playback recorded block by block with 0x%02x %d",
+		  VI2S_PROCESS_CAPTURE, captured, VI2S_PROCESS_PLAY, played);
+	way_unbind(&r);
+	ktap_result(captured && played,
+		    "config->process in non-interleaved access runs on each channel's own block of the DMA buffer");
+}
+
 #define VI2S_DRIVER	"/sys/bus/platform/drivers/vi2s"
 #define VI2S_DEVICE	"vi2s"	/* the vloop overlay's controller node */
 
@@ -538,6 +662,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE("half-duplex", case_half_duplex),
 	KTAP_CASE("chans-by-component", case_chans_by_component),
 	KTAP_CASE("process", case_process),
+	KTAP_CASE("process-noninterleaved", case_process_noninterleaved),
 	KTAP_CASE("non-devm", case_non_devm),
 	KTAP_CASE("multi-cpu", case_multi_cpu),
 	KTAP_CASE("residue-shared", case_residue_shared),
