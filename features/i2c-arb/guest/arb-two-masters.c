@@ -107,6 +107,60 @@ static void case_stuck_claim(void)
 	ktap_result(ok, "a stuck claim of one master makes the other fail with EBUSY after wait-free, and work once released");
 }
 
+/*
+ * Claim lines between boards are slower than a trace on one: the simulator
+ * delays every change of a free wire by prop_ns. The slew the arbitrators
+ * wait after asserting their claim (10 us) covers a delay below it, so
+ * hammering at PROP_BELOW_NS still never collides; at PROP_ABOVE_NS (two
+ * ms, 200 slews) a master looks before the other's claim can show, and the
+ * same hammering collides. The second half shows that the delay acts, and
+ * that the slew is what the first half relies on.
+ */
+#define PROP_BELOW_NS	"8000"
+#define PROP_ABOVE_NS	"2000000"
+
+/* Collisions while both masters hammer with claim lines @prop ns late. */
+static long long collisions_at(const int *bus, const char *prop, int rounds,
+			       struct hammer *sum)
+{
+	struct hammer h[ARB_MAX];
+	long long coll = -1;
+	int round;
+
+	wsim_reset(topo.sim_dir);
+	wsim_write(topo.sim_dir, "monitor/reset", "1");
+	if (wsim_write(topo.sim_dir, "prop_ns", prop))
+		return -1;
+	for (round = 0; round < rounds; round++) {
+		hammer_all(h, 2, bus, TRANSFERS, sum);
+		coll = wsim_read_num(topo.sim_dir, "monitor/collisions");
+		if (coll)
+			break;
+	}
+	wsim_write(topo.sim_dir, "prop_ns", "0");
+	return coll;
+}
+
+static void case_prop_delay(void)
+{
+	struct hammer below = { 0 }, above = { 0 };
+	long long coll_below = -1, coll_above = -1;
+	int bus[ARB_MAX];
+
+	if (topo_children(&topo, bus)) {
+		coll_below = collisions_at(bus, PROP_BELOW_NS, 1, &below);
+		coll_above = collisions_at(bus, PROP_ABOVE_NS, 5, &above);
+	}
+	ktap_diag("claim lines %s ns late: %lld collisions, %ld corrupted, %ld of %d transfers done, %ld failed (%ld EBUSY); %s ns late: %lld collisions",
+		  PROP_BELOW_NS, coll_below, below.corrupted, below.done, 2 * TRANSFERS,
+		  below.failed, below.busy, PROP_ABOVE_NS, coll_above);
+	/* A claim that timed out (EBUSY after a stall) is arbitrated-hammer's business. */
+	ktap_result(coll_below == 0 && below.corrupted == 0 &&
+		    below.done + below.failed == 2 * TRANSFERS && below.failed == below.busy &&
+		    coll_above > 0,
+		    "claim lines slower than the wires but faster than the slew never let two masters collide");
+}
+
 /* Extension: the debugfs counters of our driver. */
 static void case_counters(void)
 {
@@ -238,6 +292,7 @@ static void fn##_on_topo(void)						\
 
 ON_TOPO(case_arbitrated_hammer)
 ON_TOPO(case_stuck_claim)
+ON_TOPO(case_prop_delay)
 ON_TOPO(case_counters)
 ON_TOPO(case_unarbitrated_hammer)
 ON_TOPO(case_rebind)
@@ -247,6 +302,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE("binds", case_binds_first),
 	KTAP_CASE("arbitrated-hammer", case_arbitrated_hammer_on_topo),
 	KTAP_CASE("stuck-claim", case_stuck_claim_on_topo),
+	KTAP_CASE("prop-delay", case_prop_delay_on_topo),
 	KTAP_CASE("counters", case_counters_on_topo),
 	KTAP_CASE("unarbitrated-hammer", case_unarbitrated_hammer_on_topo),
 	KTAP_CASE("rebind", case_rebind_on_topo),
