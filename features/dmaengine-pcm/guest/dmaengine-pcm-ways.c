@@ -479,18 +479,6 @@ static void case_process(void)
 		    "config->process runs once on every byte read and written, through .copy");
 }
 
-/* Non-interleaved read or write of @frames: @bufs holds one buffer per channel. */
-static long xfern(struct vloop_pcm *p, void **bufs, snd_pcm_uframes_t frames)
-{
-	struct snd_xfern x = { .bufs = bufs, .frames = frames };
-	unsigned long req = p->stream == SNDRV_PCM_STREAM_PLAYBACK ?
-			    SNDRV_PCM_IOCTL_WRITEN_FRAMES : SNDRV_PCM_IOCTL_READN_FRAMES;
-
-	if (ioctl(p->fd, req, &x) < 0)
-		return -errno;
-	return x.result;
-}
-
 /* One buffer of S16 stereo, non-interleaved, the size play_checked_key() plays. */
 #define NI_FRAMES	(PERIOD * PERIODS)
 #define NI_BYTES	(NI_FRAMES * 4)
@@ -524,7 +512,7 @@ static int ni_capture_keyed(struct way_run *r)
 	if (!ret)
 		ret = vloop_pcm_ioctl(&p, SNDRV_PCM_IOCTL_START);
 	for (end = lab_now() + 3; !ret && total < 2 * PERIOD && lab_now() < end; lab_sleep_ms(10)) {
-		n = xfern(&p, bufs, NI_FRAMES);
+		n = vloop_pcm_xfern(&p, bufs, NI_FRAMES);
 		if (n > 0) {
 			total += n;
 			bad += bytes_not(ch[0], n * 2, VI2S_PROCESS_CAPTURE) +
@@ -561,7 +549,7 @@ static int ni_play_keyed(struct way_run *r)
 		want[k] = ch[k / (NI_BYTES / 2)][k % (NI_BYTES / 2)] ^ VI2S_PROCESS_PLAY;
 	ret = ni_open(r, &p, SNDRV_PCM_STREAM_PLAYBACK);
 	if (!ret)
-		ret = xfern(&p, bufs, NI_FRAMES) == NI_FRAMES ? 0 : -EIO;
+		ret = vloop_pcm_xfern(&p, bufs, NI_FRAMES) == NI_FRAMES ? 0 : -EIO;
 	if (!ret)
 		ret = vloop_pcm_ioctl(&p, SNDRV_PCM_IOCTL_START);
 	for (end = lab_now() + 3; !ret && lab_now() < end; lab_sleep_ms(20))

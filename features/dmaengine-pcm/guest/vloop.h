@@ -295,6 +295,18 @@ static inline long vloop_pcm_xfer(struct vloop_pcm *pcm, void *buf, snd_pcm_ufra
 	return x.result;
 }
 
+/* The same in non-interleaved access: @bufs holds one buffer per channel. */
+static inline long vloop_pcm_xfern(struct vloop_pcm *pcm, void **bufs, snd_pcm_uframes_t frames)
+{
+	struct snd_xfern x = { .bufs = bufs, .frames = frames };
+	unsigned long req = pcm->stream == SNDRV_PCM_STREAM_PLAYBACK ?
+			    SNDRV_PCM_IOCTL_WRITEN_FRAMES : SNDRV_PCM_IOCTL_READN_FRAMES;
+
+	if (ioctl(pcm->fd, req, &x) < 0)
+		return -errno;
+	return x.result;
+}
+
 /*
  * Start a playback of a full buffer of silence (S16_LE, 2 channels, 48 kHz)
  * on PCM device @dev of @card, with kernel time stamps if @tstamp; 0 or
