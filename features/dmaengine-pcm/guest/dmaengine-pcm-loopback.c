@@ -540,9 +540,12 @@ static long long chan_frame_offset(int chan, const char *key, size_t frame_bytes
 /*
  * LOOP_CAP_PAUSE_RESTART: drop the playback, then prepare, refill and
  * start it again from where the application's writes had got to; the
- * frames the drop discarded are the capture's one jump. A drop that
- * stopped the transmitter on a frame boundary (1 time in 8) leaves nothing
- * to complete: -EAGAIN, the case runs again.
+ * frames the drop discarded are the capture's one jump. The right padding
+ * completes the transmitter's cut frame (tx_cut); a FIFO that reckons the
+ * receiver's frame from what it delivered alone pads to rx_cut. A run where
+ * the two agree (tx_cut == rx_cut), or with nothing to pad (tx_cut 0),
+ * cannot tell them apart: -EAGAIN, the case runs again (about 2 runs in 8
+ * with 8 two-byte slots).
  */
 static int restart_step(struct loop_run *r)
 {
@@ -557,8 +560,9 @@ static int restart_step(struct loop_run *r)
 	r->restart_at = 0;
 	pad = lab_read_key(VI2S_DEBUGFS "/fifo", "padding");
 	rx_cut = chan_frame_offset(1, "done", r->cap.frame_bytes);
+	/* Late steps (a stall) left nothing to write after the restart: run again. */
 	if (!left)
-		return snprintf(r->why, sizeof(r->why), "the signal was all written before the restart"), -EIO;
+		return snprintf(r->why, sizeof(r->why), "the signal was all written before the restart"), -EAGAIN;
 	/* An underrun first (this program stalled) would leave nothing to drop: run again. */
 	if (!vloop_pcm_status(&r->play, &st) && st.state == SNDRV_PCM_STATE_XRUN)
 		return snprintf(r->why, sizeof(r->why), "playback xrun before the restart"), -EPIPE;
@@ -568,8 +572,9 @@ static int restart_step(struct loop_run *r)
 	if (ret)
 		return snprintf(r->why, sizeof(r->why), "playback drop/prepare: %s", strerror(-ret)), ret;
 	tx_cut = chan_frame_offset(0, "stopped_at", r->play.frame_bytes);
-	if (!tx_cut)
-		return snprintf(r->why, sizeof(r->why), "the playback stopped on a frame boundary"), -EAGAIN;
+	if (tx_cut <= 0 || rx_cut < 0 || tx_cut == rx_cut)
+		return snprintf(r->why, sizeof(r->why), "cuts %lld (playback) and %lld (capture) cannot tell the padding apart",
+				tx_cut, rx_cut), -EAGAIN;
 	n = xfer(r, &r->play, r->out + r->written * r->play.frame_bytes,
 		 left < r->play.buffer ? left : r->play.buffer);
 	if (n < 0)
@@ -834,11 +839,11 @@ static long loop_once(int card, const struct loop_case *c, char *why, size_t why
  * An xrun means this program was not scheduled in time (TCG on a shared
  * host can stall a virtual CPU for longer than a buffer lasts): the case is
  * run again, a few times at most. So is a run that did not reach the
- * ordering the case is about (-EAGAIN), 1 time in 8 by chance: eight runs
- * miss it once in 16 million. Wrong data is never retried.
+ * ordering the case is about (-EAGAIN), about 2 times in 8 by chance: ten
+ * runs all miss it about once in a million. Wrong data is never retried.
  */
 #define XRUN_ATTEMPTS	3
-#define ORDER_ATTEMPTS	8
+#define ORDER_ATTEMPTS	10
 
 static long loop(int card, const struct loop_case *c, char *why, size_t whylen)
 {
