@@ -283,6 +283,25 @@ static bool frame_is(const struct loop_run *r, size_t i, size_t k)
 	return frame_from(r, i, 0, k);
 }
 
+/* How many leading channels of captured frame @i are those of signal frame @a. */
+static unsigned int frame_prefix(const struct loop_run *r, size_t i, size_t a)
+{
+	int bits = vloop_sample_bits(r->cap.format);
+	unsigned int c = 0, ch = r->cap.channels;
+
+	while (c < ch && cap_sample(r, i, c) == vloop_signal(a * ch + c, bits))
+		c++;
+	return c;
+}
+
+/* The first channel from @c on of captured frame @i that is not silent; channels if none. */
+static unsigned int silent_from(const struct loop_run *r, size_t i, unsigned int c)
+{
+	while (c < r->cap.channels && !cap_sample(r, i, c))
+		c++;
+	return c;
+}
+
 /* The first frame of the signal from @from on that captured frame @i is; out_frames if none. */
 static size_t find_frame(const struct loop_run *r, size_t i, size_t from)
 {
@@ -299,11 +318,8 @@ static size_t find_frame(const struct loop_run *r, size_t i, size_t from)
  */
 static bool frame_straddles(const struct loop_run *r, size_t i, size_t a, size_t b)
 {
-	int bits = vloop_sample_bits(r->cap.format);
-	unsigned int c = 0, ch = r->cap.channels;
+	unsigned int c = frame_prefix(r, i, a);
 
-	while (c < ch && cap_sample(r, i, c) == vloop_signal(a * ch + c, bits))
-		c++;
 	return c && frame_from(r, i, c, b);
 }
 
@@ -314,14 +330,9 @@ static bool frame_straddles(const struct loop_run *r, size_t i, size_t a, size_t
  */
 static bool frame_padded(const struct loop_run *r, size_t i, size_t a)
 {
-	int bits = vloop_sample_bits(r->cap.format);
-	unsigned int c = 0, ch = r->cap.channels, z;
+	unsigned int c = frame_prefix(r, i, a);
 
-	while (c < ch && cap_sample(r, i, c) == vloop_signal(a * ch + c, bits))
-		c++;
-	for (z = c; z < ch && !cap_sample(r, i, z); z++)
-		;
-	return c && c < ch && z == ch;
+	return c && c < r->cap.channels && silent_from(r, i, c) == r->cap.channels;
 }
 
 /*
@@ -333,16 +344,13 @@ static bool frame_padded(const struct loop_run *r, size_t i, size_t a)
 static size_t late_start(const struct loop_run *r, size_t i)
 {
 	size_t j = find_frame(r, i, 0);
-	unsigned int c = 0;
 
 	if (j < r->out_frames || i + 1 >= r->in_frames)
 		return j;
 	j = find_frame(r, i + 1, 1);
 	if (j == r->out_frames)
 		return j;
-	while (c < r->cap.channels && !cap_sample(r, i, c))
-		c++;
-	return frame_from(r, i, c, j - 1) ? j - 1 : r->out_frames;
+	return frame_from(r, i, silent_from(r, i, 0), j - 1) ? j - 1 : r->out_frames;
 }
 
 /*
@@ -529,11 +537,8 @@ static int cap_start_step(struct loop_run *r)
  */
 static long long chan_frame_offset(int chan, const char *key, size_t frame_bytes)
 {
-	char path[64];
-	long long done;
+	long long done = vloop_chan_key(chan, key);
 
-	snprintf(path, sizeof(path), VDMA_DEBUGFS "/chan%d", chan);
-	done = lab_read_key(path, key);
 	return done < 0 ? -1 : done % (long long)frame_bytes;
 }
 

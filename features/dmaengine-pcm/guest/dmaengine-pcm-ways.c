@@ -58,10 +58,26 @@ static void way_unbind(struct way_run *r)
 
 static int chan_in_use(int chan)
 {
-	char path[64];
+	return (int)vloop_chan_key(chan, "in_use");
+}
 
-	snprintf(path, sizeof(path), VDMA_DEBUGFS "/chan%d", chan);
-	return (int)lab_read_key(path, "in_use");
+/*
+ * Start @p's playback and, once the I2S receiver has recorded @want bytes
+ * (3 s at most), read them into @got; *@n: what the read gave. 0 or the
+ * -errno of the start.
+ */
+static int start_recorded(struct vloop_pcm *p, long long want, uint8_t *got, size_t size,
+			  int *n)
+{
+	double end = lab_now() + 3;
+	int ret = vloop_pcm_ioctl(p, SNDRV_PCM_IOCTL_START);
+
+	for (; !ret && lab_now() < end; lab_sleep_ms(20))
+		if (lab_read_key(VI2S_DEBUGFS "/fifo", "recorded") >= want)
+			break;
+	if (!ret)
+		*n = lab_read(VI2S_DEBUGFS "/received", (char *)got, size);
+	return ret;
 }
 
 /*
@@ -74,7 +90,6 @@ static int play_checked_key(struct way_run *r, uint8_t key)
 {
 	static uint8_t out[PLAY_BYTES], got[65536 + 1];
 	struct vloop_pcm p;
-	double end;
 	int k, ret, n = -1;
 
 	for (k = 0; k < PLAY_BYTES / 2; k++)
@@ -85,12 +100,7 @@ static int play_checked_key(struct way_run *r, uint8_t key)
 	if (!ret)
 		ret = vloop_pcm_xfer(&p, out, PERIOD * PERIODS) == PERIOD * PERIODS ? 0 : -EIO;
 	if (!ret)
-		ret = vloop_pcm_ioctl(&p, SNDRV_PCM_IOCTL_START);
-	for (end = lab_now() + 3; !ret && lab_now() < end; lab_sleep_ms(20))
-		if (lab_read_key(VI2S_DEBUGFS "/fifo", "recorded") >= PLAY_BYTES)
-			break;
-	if (!ret)
-		n = lab_read(VI2S_DEBUGFS "/received", (char *)got, sizeof(got));
+		ret = start_recorded(&p, PLAY_BYTES, got, sizeof(got), &n);
 	vloop_pcm_close(&p);
 	for (k = 0; k < PLAY_BYTES; k++)
 		out[k] ^= key;
@@ -540,7 +550,6 @@ static int ni_play_keyed(struct way_run *r)
 	void *bufs[2] = { ch[0], ch[1] };
 	struct vloop_pcm p;
 	int k, c, n = -1, ret;
-	double end;
 
 	for (k = 0; k < NI_FRAMES; k++)
 		for (c = 0; c < 2; c++)
@@ -551,12 +560,7 @@ static int ni_play_keyed(struct way_run *r)
 	if (!ret)
 		ret = vloop_pcm_xfern(&p, bufs, NI_FRAMES) == NI_FRAMES ? 0 : -EIO;
 	if (!ret)
-		ret = vloop_pcm_ioctl(&p, SNDRV_PCM_IOCTL_START);
-	for (end = lab_now() + 3; !ret && lab_now() < end; lab_sleep_ms(20))
-		if (lab_read_key(VI2S_DEBUGFS "/fifo", "recorded") >= NI_BYTES)
-			break;
-	if (!ret)
-		n = lab_read(VI2S_DEBUGFS "/received", (char *)got, sizeof(got));
+		ret = start_recorded(&p, NI_BYTES, got, sizeof(got), &n);
 	vloop_pcm_close(&p);
 	for (k = 0; n >= NI_BYTES && k < NI_BYTES && got[k] == want[k]; k++)
 		;

@@ -19,6 +19,15 @@
 #define VDMA_DEBUGFS	"/sys/kernel/debug/vdma/vdma"
 #define VI2S_DEBUGFS	"/sys/kernel/debug/vi2s/vi2s"
 
+/* The value of @key in vdma's debugfs file of channel @chan; -1 if absent. */
+static inline long long vloop_chan_key(int chan, const char *key)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), VDMA_DEBUGFS "/chan%d", chan);
+	return lab_read_key(path, key);
+}
+
 /* Card number whose id is @id, or -1. */
 static inline int vloop_card(const char *id)
 {
