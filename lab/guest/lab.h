@@ -24,8 +24,10 @@
 #ifndef LAB_H
 #define LAB_H
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -335,15 +337,21 @@ static inline int lab_tracefs(void)
 }
 
 /*
- * Hand each event line of the trace buffer (not its '#' header) to @fn
- * until it returns false; the number of lines handed over, or -errno.
+ * Hand each event line of the trace buffer of tracefs folder @dir (the top
+ * one or an instance: LAB_TRACEFS "/instances/<name>"), not its '#'
+ * header, to @fn until it returns false; the number of lines handed over,
+ * or -errno.
  */
-static inline long lab_trace_each(bool (*fn)(const char *line, void *arg), void *arg)
+static inline long lab_trace_each_in(const char *dir,
+				     bool (*fn)(const char *line, void *arg),
+				     void *arg)
 {
-	FILE *f = fopen(LAB_TRACEFS "/trace", "r");
-	char line[512];
+	char path[PATH_MAX], line[512];
 	long n = 0;
+	FILE *f;
 
+	snprintf(path, sizeof(path), "%s/trace", dir);
+	f = fopen(path, "r");
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
@@ -355,6 +363,29 @@ static inline long lab_trace_each(bool (*fn)(const char *line, void *arg), void 
 	}
 	fclose(f);
 	return n;
+}
+
+/* The same for the top trace buffer. */
+static inline long lab_trace_each(bool (*fn)(const char *line, void *arg), void *arg)
+{
+	return lab_trace_each_in(LAB_TRACEFS, fn, arg);
+}
+
+/*
+ * The time stamp of trace line @line whose event name starts at @event (a
+ * pointer into @line): the number before the ": " that precedes it, in
+ * seconds of the buffer's trace_clock; -1 if there is none.
+ */
+static inline double lab_trace_stamp(const char *line, const char *event)
+{
+	const char *p = event;
+
+	if (p - line < 3 || p[-1] != ' ' || p[-2] != ':')
+		return -1;
+	p -= 2;
+	while (p > line && (isdigit((unsigned char)p[-1]) || p[-1] == '.'))
+		p--;
+	return p < event - 2 ? strtod(p, NULL) : -1;
 }
 
 #endif /* LAB_H */

@@ -589,8 +589,8 @@ static void case_repaired_single_loss(void)
  * the last 2 of 10 segments lost). RACK takes a retransmission's SACK
  * faster than min_rtt for the original's and ignores it, so 6.12 (and ours
  * with tcp_tlp_trust_probe_sack 0) waits for the RTO every time; with it
- * on (trusted from 3/4 min_rtt), the SACK starts fast recovery and no RTO
- * follows.
+ * on, RACK dates the SACK from the last segment's first copy, marks the
+ * segment before it lost, and no RTO follows.
  *
  * A vCPU stall can only make the SACK later, and a late enough one is no
  * longer faster than min_rtt. With 10 ms of margin (40 ms ACK path), one CI
@@ -649,6 +649,185 @@ static void case_fast_probe_sack(bool on)
 	ktap_diag("%d of %d done, %d as expected, %d otherwise during a stall of %.0f ms or more",
 		  done, n, good, stalled, FPS_STALL_MS);
 	ktap_result(done == n && good + stalled == n && good >= n - 1, name);
+}
+
+/*
+ * Reordering around min_rtt (RTT 100 ms, 10 segments, nothing lost): the
+ * last segment reaches the client X late and the one before it X + 6 ms
+ * late, X set from the probe time of the transaction before, so that the
+ * last one's SACK reaches the server about 80 ms after the probe: sooner
+ * than min_rtt, where RACK cannot tell which copy arrived, and no sooner
+ * than the 3/4 min_rtt a threshold would trust. Taking that SACK for the
+ * probe's puts RACK's clock at the probe and marks segment 9 lost at once:
+ * a false loss mark, retransmitted although it arrives 6 ms later. Dating
+ * it from the last segment's first copy (ours with
+ * tcp_tlp_trust_probe_sack 1) leaves 9 RACK's reordering window, min_rtt
+ * / 4; 6.12 ignores it. False marks are the server's RetransSegs beyond
+ * its probes. tcp:tcp_retransmit_skb and tcp:tcp_probe (both in 6.12), in
+ * a trace instance on the mono clock, say when the probe left and when the
+ * next ACK came: only a transaction whose SACK came between 3/4 and 1
+ * min_rtt after the probe tests the rule, and most must.
+ */
+#define REO_RTT_MS	100
+#define REO_SACK_MS	75	/* the late SACK, after the probe, aimed at (on TCG +~10 ms) */
+#define REO_BEHIND_MS	6	/* segment 9 behind segment 10 */
+#define REO_TXNS	6
+#define REO_TRACE	LAB_TRACEFS "/instances/tlp-reorder"
+
+struct reo_trace {
+	double probe, ack;	/* mono seconds; -1: not seen */
+};
+
+static bool reo_line(const char *line, void *arg)
+{
+	struct reo_trace *t = arg;
+	const char *p;
+
+	if (t->probe < 0) {
+		p = strstr(line, " tcp_retransmit_skb: ");
+		if (p && strstr(p, " sport=8080 "))
+			t->probe = lab_trace_stamp(line, p + 1);
+		return true;
+	}
+	p = strstr(line, " tcp_probe: ");
+	if (!p || !strstr(p, " src=10.0.2.1:8080 "))
+		return true;
+	t->ack = lab_trace_stamp(line, p + 1);
+	return false;
+}
+
+static bool reo_trace_on(bool on)
+{
+	static const char *const ev[] = { "tcp_retransmit_skb", "tcp_probe" };
+	char path[160];
+	int i, bad = 0;
+
+	if (on) {
+		lab_tracefs();
+		if (mkdir(REO_TRACE, 0755) && errno != EEXIST)
+			return false;
+		bad |= lab_write(REO_TRACE "/trace_clock", "mono");
+	}
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), REO_TRACE "/events/tcp/%s/enable", ev[i]);
+		bad |= lab_write(path, on ? "1" : "0");
+	}
+	if (!on)
+		rmdir(REO_TRACE);
+	return !bad;
+}
+
+struct reo_txn {
+	bool ok;
+	double probe_ms;	/* the probe, after the request; -1: none */
+	double sack_ms;		/* the next ACK, after the probe; -1: none */
+	struct tlp_counters d;
+};
+
+static struct reo_txn reo_transact(struct tlp_request rq)
+{
+	struct tlp_counters before = tlp_counters();
+	struct reo_trace t = { -1, -1 };
+	struct reo_txn r = { .probe_ms = -1, .sack_ms = -1 };
+	int fd = tlp_connect(AF_INET, NULL, 0);
+	double t0 = lab_now();
+
+	lab_write_flags(REO_TRACE "/trace", "", O_TRUNC);
+	r.ok = fd >= 0 && tlp_round(fd, rq);
+	/*
+	 * The client has everything when segment 9 arrives; the server
+	 * learns it half an RTT later, and a false mark it made on the SACK
+	 * before is counted only then. The probe's DSACK comes later still.
+	 */
+	usleep(3 * REO_RTT_MS * 1000);
+	r.d = tlp_delta(before, tlp_counters());
+	if (fd >= 0)
+		tlp_hangup(fd);
+	lab_trace_each_in(REO_TRACE, reo_line, &t);
+	if (t.probe >= 0)
+		r.probe_ms = (t.probe - t0) * 1e3;
+	if (t.probe >= 0 && t.ack >= 0)
+		r.sack_ms = (t.ack - t.probe) * 1e3;
+	return r;
+}
+
+/*
+ * Segment 10 late by X, 9 by X + REO_BEHIND_MS: 10's SACK comes 1.5 RTT +
+ * X after the request, REO_SACK_MS after a probe @probe_ms after it.
+ * Returns X, or -1.
+ */
+static int reo_set_late(int probe_ms)
+{
+	int x = probe_ms + REO_SACK_MS - 3 * REO_RTT_MS / 2;
+	int extra[2] = { x + REO_BEHIND_MS, x };
+
+	return x > 0 && !tlp_delay_marked(REO_RTT_MS / 2, extra, 2) ? x : -1;
+}
+
+/* What the late transactions of case_reordered_probe_sack() added up to. */
+struct reo_tally {
+	int done, tested, false_marks, rtos;
+};
+
+/*
+ * One transaction with segments 9 and 10 late; returns its probe time
+ * (the next one's aim), or -1 when it could not run.
+ */
+static int reo_late_round(int i, int probe_ms, struct reo_tally *t)
+{
+	int x = reo_set_late(probe_ms);
+	struct reo_txn r;
+	bool in_window;
+
+	if (x < 0)
+		return -1;
+	r = reo_transact(tail_loss(2));
+	tlp_drop_marked(REO_RTT_MS / 2);
+	in_window = r.ok && r.d.probes == 1 &&
+		    r.sack_ms >= REO_RTT_MS * 3 / 4 && r.sack_ms < REO_RTT_MS;
+	t->done += r.ok;
+	t->tested += in_window;
+	t->false_marks += in_window ? r.d.retrans - r.d.probes : 0;
+	t->rtos += r.d.timeouts;
+	ktap_diag("transaction %d: late by %d/%d ms, probe %.1f ms after the request, next ACK %.1f ms after it%s; probes %ld retransmissions %ld DSACKs %ld RTOs %ld",
+		  i, x + REO_BEHIND_MS, x, r.probe_ms, r.sack_ms,
+		  in_window ? "" : " (outside the window, not counted)",
+		  r.d.probes, r.d.retrans, r.d.dsacks, r.d.timeouts);
+	return r.probe_ms > 0 ? (int)r.probe_ms : probe_ms;
+}
+
+static void case_reordered_probe_sack(bool on)
+{
+	const char *name = on ?
+		"[extension] tcp_tlp_trust_probe_sack 1: a SACK of the last segment's late original between 3/4 and 1 min_rtt after the probe marks no earlier segment lost (IPv4, RTT 100 ms)" :
+		"tcp_tlp_trust_probe_sack 0 (6.12): a SACK of the last segment's late original between 3/4 and 1 min_rtt after the probe marks no earlier segment lost (IPv4, RTT 100 ms)";
+	struct reo_tally t = { 0 };
+	int i, probe_ms = -1;
+	struct reo_txn r;
+
+	if (on && !ktap_extension(name))
+		return;
+	set_ours("tcp_tlp_trust_probe_sack", on ? "1" : "0");
+	tlp_set_delay(REO_RTT_MS / 2);
+	if (reo_trace_on(true)) {
+		/* Lost, not late: when does the probe leave? */
+		r = reo_transact(tail_loss(2));
+		ktap_diag("calibration (last 2 lost): %s, probe %.1f ms after the request",
+			  r.ok ? "done" : "failed", r.probe_ms);
+		if (r.ok && r.probe_ms > 0)
+			probe_ms = (int)r.probe_ms;
+	} else {
+		ktap_diag("trace instance %s: cannot set it up", REO_TRACE);
+	}
+	for (i = 0; i < REO_TXNS && probe_ms > 0; i++)
+		probe_ms = reo_late_round(i, probe_ms, &t);
+	tlp_drop_marked(10);
+	reo_trace_on(false);
+	set_ours("tcp_tlp_trust_probe_sack", "0");
+	ktap_diag("%d of %d done, %d with the SACK in the window: %d false loss marks; %d RTOs in all",
+		  t.done, REO_TXNS, t.tested, t.false_marks, t.rtos);
+	ktap_result(t.done == REO_TXNS && t.tested >= REO_TXNS - 2 &&
+		    t.false_marks == 0 && t.rtos == 0, name);
 }
 
 /* Probe events in the trace buffer: all, retransmissions, from @sport. */
@@ -750,6 +929,16 @@ static void case_fast_probe_sack_off(void)
 	case_fast_probe_sack(false);
 }
 
+static void case_reordered_probe_sack_on(void)
+{
+	case_reordered_probe_sack(true);
+}
+
+static void case_reordered_probe_sack_off(void)
+{
+	case_reordered_probe_sack(false);
+}
+
 static const struct ktap_case cases[] = {
 	KTAP_CASE("clock", case_clock),
 	KTAP_CASE("no-loss", case_no_loss),
@@ -769,6 +958,8 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE("rarely-rto-100", case_rarely_rto_100),
 	KTAP_CASE("fast-probe-sack", case_fast_probe_sack_on),
 	KTAP_CASE("fast-probe-sack-off", case_fast_probe_sack_off),
+	KTAP_CASE("reordered-probe-sack", case_reordered_probe_sack_on),
+	KTAP_CASE("reordered-probe-sack-off", case_reordered_probe_sack_off),
 	KTAP_CASE("needless-probe", case_needless_probe),
 	KTAP_CASE("keepalive", case_keepalive),
 	KTAP_CASE("keepalive6", case_keepalive6),

@@ -450,17 +450,17 @@ static inline int tlp_set_dir_delay(const char *dev, int delay_ms)
 }
 
 /*
- * Both directions delayed by delay_ms, each packet by up to jitter_ms more
+ * Both directions delayed by delay_us, each packet by up to jitter_ms more
  * or less (uniform): netem sends in time order, so jitter reorders.
  */
-static inline int tlp_set_path(int delay_ms, int jitter_ms)
+static inline int tlp_set_path_us(int delay_us, int jitter_ms)
 {
 	char b[256], d[32];
 
 	if (jitter_ms)
-		snprintf(d, sizeof(d), "%dms %dms", delay_ms, jitter_ms);
+		snprintf(d, sizeof(d), "%dus %dms", delay_us, jitter_ms);
 	else
-		snprintf(d, sizeof(d), "%dms", delay_ms);
+		snprintf(d, sizeof(d), "%dus", delay_us);
 	snprintf(b, sizeof(b),
 		 "qdisc replace dev r0 root netem delay %s limit 100000\n"
 		 "qdisc replace dev r1 root netem delay %s limit 100000\n", d, d);
@@ -469,9 +469,89 @@ static inline int tlp_set_path(int delay_ms, int jitter_ms)
 	return lab_sh(NULL, 0, "/usr/sbin/tc -n rtr -b /tmp/tlp-tc");
 }
 
+static inline int tlp_set_path(int delay_ms, int jitter_ms)
+{
+	return tlp_set_path_us(delay_ms * 1000, jitter_ms);
+}
+
 static inline int tlp_set_delay(int delay_ms)
 {
 	return tlp_set_path(delay_ms, 0);
+}
+
+/*
+ * The server's qdisc: fq, which paces each flow at a rate from its cwnd
+ * and SRTT (so a probe can find its original still queued in the host),
+ * or the device's default.
+ */
+static inline int tlp_server_fq(bool on)
+{
+	return on ? lab_sh(NULL, 0, "/usr/sbin/tc -n srv qdisc replace dev s0 root fq") :
+		    lab_sh(NULL, 0, "/usr/sbin/tc -n srv qdisc del dev s0 root 2>/dev/null || true");
+}
+
+/* The mangle rules of tlp_delay_marked() for markers 1..n. 0 or -1. */
+static inline int tlp_late_rules(const char *path, int n)
+{
+	const char *m = "-A TLPLATE -m string --algo bm --string TLP-DROP-ONCE-%02d";
+	FILE *f = fopen(path, "w");
+	int i;
+
+	if (!f)
+		return -1;
+	fprintf(f, "*mangle\n:FORWARD ACCEPT [0:0]\n:TLPLATE - [0:0]\n");
+	fprintf(f, "-A FORWARD -i r1 -p tcp -m string --algo bm --string TLP-DROP-ONCE- -j TLPLATE\n");
+	for (i = 1; i <= n; i++) {
+		fprintf(f, m, i);
+		fprintf(f, " -m connmark --mark 0x%x/0x%x -j RETURN\n", 1 << i, 1 << i);
+		fprintf(f, m, i);
+		fprintf(f, " -j CONNMARK --or-mark 0x%x\n", 1 << i);
+		fprintf(f, m, i);
+		fprintf(f, " -j CLASSIFY --set-class 1:%d\n", i + 1);
+	}
+	fprintf(f, "COMMIT\n");
+	return fclose(f) ? -1 : 0;
+}
+
+/*
+ * Late instead of lost: the first copy of the segment with drop marker nn
+ * (1-based, in segment order) reaches cli extra_ms[nn - 1] after the
+ * path's delay_ms, later copies (a retransmission) with delay_ms. r0 gets
+ * a prio qdisc with a netem per band; an iptables CLASSIFY rule in the
+ * mangle table puts the first copy in its band and sets the connmark bit
+ * that lets the filter table's drop rule pass it. tlp_drop_marked() puts
+ * the path back. 0 or -1.
+ */
+static inline int tlp_delay_marked(int delay_ms, const int *extra_ms, int n)
+{
+	char b[1024];
+	size_t o;
+	int i;
+
+	if (n < 1 || n > 8)
+		return -1;
+	o = snprintf(b, sizeof(b),
+		     "qdisc replace dev r0 root handle 1: prio bands %d priomap 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
+		     "qdisc add dev r0 parent 1:1 netem delay %dms limit 100000\n",
+		     n + 1, delay_ms);
+	for (i = 0; i < n && o < sizeof(b); i++)
+		o += snprintf(b + o, sizeof(b) - o,
+			      "qdisc add dev r0 parent 1:%d netem delay %dms limit 100000\n",
+			      i + 2, delay_ms + extra_ms[i]);
+	if (o >= sizeof(b) || tlp_late_rules("/tmp/tlp-late-rules", n) ||
+	    tlp_write_tmp("/tmp/tlp-tc", b))
+		return -1;
+	return lab_sh(NULL, 0, "/usr/sbin/ip netns exec rtr /usr/sbin/iptables-legacy-restore < /tmp/tlp-late-rules") ||
+	       lab_sh(NULL, 0, "/usr/sbin/tc -n rtr -b /tmp/tlp-tc") ? -1 : 0;
+}
+
+/* Markers drop their segment's first copy again, on a path of delay_ms. */
+static inline int tlp_drop_marked(int delay_ms)
+{
+	if (tlp_write_tmp("/tmp/tlp-late-rules", "*mangle\n:FORWARD ACCEPT [0:0]\nCOMMIT\n") ||
+	    lab_sh(NULL, 0, "/usr/sbin/ip netns exec rtr /usr/sbin/iptables-legacy-restore < /tmp/tlp-late-rules"))
+		return -1;
+	return tlp_set_delay(delay_ms);
 }
 
 static const char tlp_ip_root[] =

@@ -23,7 +23,7 @@
  * Two extensions, each off by default behind its per-netns sysctl
  * (net.ipv4.tcp_tlp_*, ip-sysctl.rst says why they are off): a measured
  * peer ACK delay in place of the fixed one-segment allowance, and RACK
- * taking a fast SACK of a retransmitted probe as the probe's.
+ * dating a fast SACK of a retransmitted probe from the first copy's send.
  */
 
 #include <linux/jump_label.h>
@@ -32,53 +32,6 @@
 #include <trace/events/tcp.h>
 
 #include "tcp_tlp.h"
-
-/* Values 1 and 2 selected Early Retransmit, removed in 2017 (RACK does it). */
-static bool tcp_tlp_enabled(u8 early_retrans)
-{
-	return early_retrans == 3 || early_retrans == 4;
-}
-
-/*
- * Only a connection in Open or CWR state that has something in flight can
- * lose its tail unnoticed; in Disorder, Recovery and Loss the sender already
- * acts on SACKs or on the RTO. Without SACK a probe's ACK cannot point at the
- * hole, and a Fast Open server must finish its handshake first (the timer
- * then still retransmits the SYN-ACK).
- */
-VISIBLE_IF_KUNIT bool tcp_tlp_may_schedule(const struct tcp_tlp_sched_input *in)
-{
-	if (!tcp_tlp_enabled(in->early_retrans) || in->fastopen_pending)
-		return false;
-	if (!in->packets_out || !in->sack)
-		return false;
-	return in->ca_state == TCP_CA_Open || in->ca_state == TCP_CA_CWR;
-}
-EXPORT_SYMBOL_IF_KUNIT(tcp_tlp_may_schedule);
-
-/*
- * PTO = 2 * SRTT: one SRTT would fire on every ACK that is merely a little
- * late. With one segment out the peer may hold its ACK back for its delayed
- * ACK timer, so that allowance is added; with more, the receiver ACKs at once
- * and 2 ms absorb timer granularity. 1 s with no RTT sample yet. Never later
- * than the RTO; returns 0 when the RTO is due now, so the RTO comes first.
- */
-VISIBLE_IF_KUNIT u32 tcp_tlp_pto_us(const struct tcp_tlp_pto_input *in)
-{
-	u64 pto_us;
-
-	if (in->rto_left_us <= 0)
-		return 0;
-	if (!in->srtt_us8)
-		pto_us = jiffies_to_usecs(TCP_TIMEOUT_INIT);
-	else if (in->packets_out == 1)
-		pto_us = (in->srtt_us8 >> 2) + (u64)in->ack_delay_us;
-	else
-		pto_us = (in->srtt_us8 >> 2) + (u64)TCP_TIMEOUT_MIN_US;
-	pto_us = min_t(u64, pto_us, in->rto_left_us);
-	return min_t(u64, pto_us, U32_MAX);
-}
-EXPORT_SYMBOL_IF_KUNIT(tcp_tlp_pto_us);
 
 /*
  * The delayed-ACK allowance for one outstanding segment (RFC 8985 section
@@ -217,16 +170,21 @@ tcp_tlp_judge_ack(const struct tcp_tlp_ack_input *in)
 EXPORT_SYMBOL_IF_KUNIT(tcp_tlp_judge_ack);
 
 /*
- * Could this SACK have been caused by the probe? Only if it came back no
- * faster than the path allows, allowing a quarter of min_rtt for jitter (the
- * reordering window RACK itself starts from). A SACK sooner than that after
- * the probe left must be the original's.
+ * The send time RACK may take for an ambiguous SACK (one that came back
+ * sooner than min_rtt after a retransmission), or 0 to ignore it as 6.12
+ * does. Only for the segment of a retransmitted probe whose first copy's
+ * send time is known: that copy left before every later one, so whichever
+ * copy the receiver got, everything sent before the first one is overdue,
+ * and RACK marks no more than it would for the first copy's own SACK.
+ * No guess from the RTT, so no reordering or jitter can make it wrong.
  */
-VISIBLE_IF_KUNIT bool tcp_tlp_rtt_fits_probe(u32 rtt_us, u32 min_rtt_us)
+VISIBLE_IF_KUNIT u64 tcp_tlp_sack_first_xmit(const struct tcp_tlp_sack_input *in)
 {
-	return rtt_us >= min_rtt_us - min_rtt_us / 4;
+	if (!in->enabled || !in->high_seq || !in->is_retrans)
+		return 0;
+	return in->end_seq == in->high_seq ? in->first_xmit_us : 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(tcp_tlp_rtt_fits_probe);
+EXPORT_SYMBOL_IF_KUNIT(tcp_tlp_sack_first_xmit);
 
 /* The samples are relative to min_rtt: keep them as long as it. */
 static u32 tcp_tlp_ack_delay_window(const struct net *net)
@@ -234,8 +192,12 @@ static u32 tcp_tlp_ack_delay_window(const struct net *net)
 	return READ_ONCE(net->ipv4.sysctl_tcp_min_rtt_wlen) * HZ;
 }
 
-/* A maximum older than the window says nothing any more: as unmeasured. */
-static u32 tcp_tlp_peer_ack_delay(const struct sock *sk)
+/*
+ * A maximum older than the window says nothing any more: as unmeasured.
+ * Only with one segment out; out of line, so that its copy of the
+ * estimate is not in the frame of every PTO.
+ */
+static noinline u32 tcp_tlp_peer_ack_delay(const struct sock *sk)
 {
 	struct tcp_tlp_ack_delay d = tcp_sk(sk)->tlp_ack_delay;
 	const struct net *net = sock_net(sk);
@@ -246,6 +208,42 @@ static u32 tcp_tlp_peer_ack_delay(const struct sock *sk)
 	if (tcp_jiffies32 - d.stamp > tcp_tlp_ack_delay_window(net))
 		d.max_us = 0;
 	return tcp_tlp_ack_delay_us(&d, rto_min_us);
+}
+
+/*
+ * tcp_schedule_loss_probe() with something in flight. Out of line so that
+ * the ACKs that leave without (most of them) pay neither its stack frame
+ * nor its loads.
+ */
+static noinline bool tcp_tlp_arm(struct sock *sk, bool advancing_rto)
+{
+	struct inet_connection_sock *icsk = inet_csk(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct tcp_tlp_sched_input now;
+	struct tcp_tlp_pto_input pto = { 0 };
+	u32 pto_us;
+
+	now.early_retrans = READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_early_retrans);
+	now.ca_state = icsk->icsk_ca_state;
+	now.sack = tcp_is_sack(tp);
+	now.fastopen_pending = !!rcu_access_pointer(tp->fastopen_rsk);
+	now.packets_out = tp->packets_out;
+	if (!tcp_tlp_may_schedule(&now))
+		return false;
+
+	pto.srtt_us8 = tp->srtt_us;
+	pto.packets_out = tp->packets_out;
+	/* Only one segment out waits for a delayed ACK (tcp_tlp_pto_us()). */
+	pto.ack_delay_us = tp->packets_out == 1 ? tcp_tlp_peer_ack_delay(sk) : 0;
+	pto.rto_left_us = advancing_rto ? jiffies_to_usecs(icsk->icsk_rto) :
+					  tcp_rto_delta_us(sk);
+	pto_us = tcp_tlp_pto_us(&pto);
+	if (!pto_us)
+		return false;
+
+	tcp_reset_xmit_timer(sk, ICSK_TIME_LOSS_PROBE, usecs_to_jiffies(pto_us),
+			     TCP_RTO_MAX);
+	return true;
 }
 
 /**
@@ -261,34 +259,10 @@ static u32 tcp_tlp_peer_ack_delay(const struct sock *sk)
  */
 bool tcp_schedule_loss_probe(struct sock *sk, bool advancing_rto)
 {
-	struct inet_connection_sock *icsk = inet_csk(sk);
-	struct tcp_sock *tp = tcp_sk(sk);
-	struct tcp_tlp_sched_input now = {
-		.early_retrans =
-			READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_early_retrans),
-		.ca_state = icsk->icsk_ca_state,
-		.sack = tcp_is_sack(tp),
-		.fastopen_pending = !!rcu_access_pointer(tp->fastopen_rsk),
-		.packets_out = tp->packets_out,
-	};
-	struct tcp_tlp_pto_input pto;
-	u32 pto_us;
-
-	if (!tcp_tlp_may_schedule(&now))
+	/* An ACK of everything: nothing can be lost, the RTO is stopped. */
+	if (!tcp_sk(sk)->packets_out)
 		return false;
-
-	pto.srtt_us8 = tp->srtt_us;
-	pto.packets_out = tp->packets_out;
-	pto.ack_delay_us = tcp_tlp_peer_ack_delay(sk);
-	pto.rto_left_us = advancing_rto ? jiffies_to_usecs(icsk->icsk_rto) :
-					  tcp_rto_delta_us(sk);
-	pto_us = tcp_tlp_pto_us(&pto);
-	if (!pto_us)
-		return false;
-
-	tcp_reset_xmit_timer(sk, ICSK_TIME_LOSS_PROBE, usecs_to_jiffies(pto_us),
-			     TCP_RTO_MAX);
-	return true;
+	return tcp_tlp_arm(sk, advancing_rto);
 }
 
 /*
@@ -305,10 +279,14 @@ static struct sk_buff *tcp_tlp_send_new(struct sock *sk, int mss)
 	return skb_rb_last(&sk->tcp_rtx_queue);
 }
 
-/* Send the last segment again, alone; returns it, or NULL if it stayed. */
+/*
+ * Send the last segment again, alone; returns it, or NULL if it stayed.
+ * Notes when its first copy left, if this is its first retransmission.
+ */
 static struct sk_buff *tcp_tlp_resend_tail(struct sock *sk, int mss)
 {
 	struct sk_buff *skb = skb_rb_last(&sk->tcp_rtx_queue);
+	struct tcp_sock *tp = tcp_sk(sk);
 	u32 split;
 
 	/* The original is still in a qdisc or the driver: nothing was lost. */
@@ -326,6 +304,9 @@ static struct sk_buff *tcp_tlp_resend_tail(struct sock *sk, int mss)
 		if (WARN_ON(!skb || !tcp_skb_pcount(skb)))
 			return NULL;
 	}
+	/* A split tail keeps the send time and the flags of the whole. */
+	tp->tlp_first_xmit_us = TCP_SKB_CB(skb)->sacked & TCPCB_EVER_RETRANS ?
+				0 : tcp_skb_timestamp_us(skb);
 	return __tcp_retransmit_skb(sk, skb, 1) ? NULL : skb;
 }
 
@@ -490,27 +471,34 @@ void tcp_tlp_sample_ack_delay(struct sock *sk, long rtt_us, u32 acked)
 }
 
 /**
- * tcp_tlp_sack_is_probe() - is a fast SACK of a retransmission the probe's?
+ * tcp_tlp_probe_first_xmit() - when did the probe's segment first leave?
  * @tp: the socket
  * @end_seq: end of the (S)ACKed retransmitted range
- * @rtt_us: time since that range was last sent
+ * @xmit_time: set to the first copy's send time (tcp_skb_timestamp_us())
  *
- * RACK ignores (S)ACKs of retransmissions that come back faster than
- * min_rtt, taking them for a late original. A retransmitted probe is sent
- * a whole PTO, at least two SRTTs, after its original: an original that late
- * is beyond any reordering RACK waits for, while on a quiet path the probe's
- * own SACK easily comes back a little under a min_rtt measured under load.
- * So the SACK of the probe counts as the probe's when its RTT is plausible.
+ * RACK ignores (S)ACKs of retransmissions that come back sooner than
+ * min_rtt, unable to tell the copies apart, so a tail whose probe repaired
+ * it waits for the RTO when the path got faster. For the probe's segment
+ * the first copy's send time is a bound that holds for every copy, and
+ * RACK may take that instead (tcp_tlp_sack_first_xmit()).
  *
- * Return: true if RACK should take the sample.
+ * Return: true, with @xmit_time set, if RACK should take the sample.
  */
-bool tcp_tlp_sack_is_probe(const struct tcp_sock *tp, u32 end_seq, u32 rtt_us)
+bool tcp_tlp_probe_first_xmit(const struct tcp_sock *tp, u32 end_seq,
+			      u64 *xmit_time)
 {
 	const struct net *net = sock_net((const struct sock *)tp);
+	struct tcp_tlp_sack_input in = {
+		.enabled = READ_ONCE(net->ipv4.sysctl_tcp_tlp_trust_probe_sack),
+		.high_seq = tp->tlp_high_seq,
+		.is_retrans = tp->tlp_retrans,
+		.first_xmit_us = tp->tlp_first_xmit_us,
+		.end_seq = end_seq,
+	};
+	u64 first = tcp_tlp_sack_first_xmit(&in);
 
-	if (!READ_ONCE(net->ipv4.sysctl_tcp_tlp_trust_probe_sack))
+	if (!first)
 		return false;
-	if (!tp->tlp_high_seq || !tp->tlp_retrans || end_seq != tp->tlp_high_seq)
-		return false;
-	return tcp_tlp_rtt_fits_probe(rtt_us, tcp_min_rtt(tp));
+	*xmit_time = first;
+	return true;
 }

@@ -443,23 +443,54 @@ static void probe_verdict_survives_sequence_wraparound(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tcp_tlp_judge_ack(&in), TCP_TLP_OPEN);
 }
 
-static void probe_sack_near_min_rtt_is_the_probes(struct kunit *test)
+/* A fast SACK of the probe's segment, extension on, first copy known. */
+static const struct tcp_tlp_sack_input fast_probe_sack = {
+	.enabled = true, .high_seq = 5000, .is_retrans = true,
+	.first_xmit_us = 123456789, .end_seq = 5000,
+};
+
+static void fast_sack_of_probe_dates_from_first_copy(struct kunit *test)
 {
-	KUNIT_EXPECT_TRUE(test, tcp_tlp_rtt_fits_probe(20000, 20000));
-	KUNIT_EXPECT_TRUE(test, tcp_tlp_rtt_fits_probe(19000, 20000));
-	KUNIT_EXPECT_TRUE(test, tcp_tlp_rtt_fits_probe(15000, 20000));
+	KUNIT_EXPECT_EQ(test, tcp_tlp_sack_first_xmit(&fast_probe_sack),
+			123456789ULL);
 }
 
-static void sack_far_below_min_rtt_is_the_originals(struct kunit *test)
+static void fast_sack_is_ignored_with_extension_off(struct kunit *test)
 {
-	KUNIT_EXPECT_FALSE(test, tcp_tlp_rtt_fits_probe(14999, 20000));
-	KUNIT_EXPECT_FALSE(test, tcp_tlp_rtt_fits_probe(100, 20000));
+	struct tcp_tlp_sack_input in = fast_probe_sack;
+
+	in.enabled = false;
+	KUNIT_EXPECT_EQ(test, tcp_tlp_sack_first_xmit(&in), 0ULL);
 }
 
-/* tcp_min_rtt() is ~0U before the first sample: trust nothing then. */
-static void sack_without_min_rtt_is_not_trusted(struct kunit *test)
+static void fast_sack_of_another_segment_is_ignored(struct kunit *test)
 {
-	KUNIT_EXPECT_FALSE(test, tcp_tlp_rtt_fits_probe(200000, ~0U));
+	struct tcp_tlp_sack_input in = fast_probe_sack;
+
+	in.end_seq = 3552;
+	KUNIT_EXPECT_EQ(test, tcp_tlp_sack_first_xmit(&in), 0ULL);
+}
+
+/* Nothing was retransmitted by a new-data probe; no probe, no episode. */
+static void fast_sack_without_retransmitted_probe_is_ignored(struct kunit *test)
+{
+	struct tcp_tlp_sack_input in = fast_probe_sack;
+
+	in.is_retrans = false;
+	KUNIT_EXPECT_EQ(test, tcp_tlp_sack_first_xmit(&in), 0ULL);
+	in = fast_probe_sack;
+	in.high_seq = 0;
+	in.end_seq = 0;
+	KUNIT_EXPECT_EQ(test, tcp_tlp_sack_first_xmit(&in), 0ULL);
+}
+
+/* A segment retransmitted before the probe: its first copy is unknown. */
+static void fast_sack_of_segment_resent_before_is_ignored(struct kunit *test)
+{
+	struct tcp_tlp_sack_input in = fast_probe_sack;
+
+	in.first_xmit_us = 0;
+	KUNIT_EXPECT_EQ(test, tcp_tlp_sack_first_xmit(&in), 0ULL);
 }
 
 static struct kunit_case tcp_tlp_test_cases[] = {
@@ -505,9 +536,11 @@ static struct kunit_case tcp_tlp_test_cases[] = {
 	KUNIT_CASE(pure_dupack_at_the_probe_means_nothing_was_lost),
 	KUNIT_CASE(ack_of_exactly_the_probe_waits_for_a_dsack),
 	KUNIT_CASE(probe_verdict_survives_sequence_wraparound),
-	KUNIT_CASE(probe_sack_near_min_rtt_is_the_probes),
-	KUNIT_CASE(sack_far_below_min_rtt_is_the_originals),
-	KUNIT_CASE(sack_without_min_rtt_is_not_trusted),
+	KUNIT_CASE(fast_sack_of_probe_dates_from_first_copy),
+	KUNIT_CASE(fast_sack_is_ignored_with_extension_off),
+	KUNIT_CASE(fast_sack_of_another_segment_is_ignored),
+	KUNIT_CASE(fast_sack_without_retransmitted_probe_is_ignored),
+	KUNIT_CASE(fast_sack_of_segment_resent_before_is_ignored),
 	{}
 };
 
