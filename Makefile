@@ -17,7 +17,7 @@ export LAB_WORK
 export LAB_FEATURES
 export SUITE
 
-.PHONY: help inputs deps tree series refresh config kernel initramfs test run shell bench debug-cost check kunit clean distclean
+.PHONY: help inputs deps tree series refresh config kernel initramfs test run shell bench ack-cost debug-cost check kunit clean distclean
 
 # Every target checks its inputs (VARIANT, FLAVOR, ONLY, LAB_*) before it
 # installs, extracts or builds anything.
@@ -66,6 +66,11 @@ shell: deps
 
 bench: deps
 	@$(LAB)/bench.sh
+
+# Instructions per tcp_ack() on ours and 6.12, single-stepped through
+# QEMU's gdb stub (features/tlp/bench/ack-cost).
+ack-cost: deps
+	@$(LAB)/deps.sh features/tlp/bench/ack-cost.packages && features/tlp/bench/ack-cost
 
 # What each detector of the debug kernel that a boot parameter switches off
 # costs in boot-and-test time (README, "Debug kernel").

@@ -110,7 +110,7 @@ cat >"$run/qemu.sh" <<-CMD
 	  $con -serial chardev:con -serial "file:\$out/results.ktap" \\
 	  -device isa-debug-exit,iobase=0xf4,iosize=0x04 \\
 	  -device pvpanic-pci -action panic=exit-failure \\
-	  -kernel $run/bzImage -initrd $run/initrd \\
+	  -kernel $run/bzImage -initrd $run/initrd ${LAB_QEMU_EXTRA:-} \\
 	  -append '$append'
 CMD
 chmod +x "$run/qemu.sh"

@@ -16,6 +16,11 @@
  *   jitter    random5 and keepalive with each packet's one-way delay spread
  *             by +-5 ms (uniform), so packets reorder (RTT 50 ms)
  *   nots      tail2 with TCP timestamps off (RTT 50 ms)
+ *   fq        tail2, random5 and keepalive with the server's qdisc fq,
+ *             which paces (RTT 10 ms): a probe may find its original
+ *             still queued in the host
+ *   rtt1      tail2, random5 and keepalive at RTT 1 ms, where the PTO's
+ *             2 ms floor is most of it
  *
  * Ours runs every arm with TLP off (tcp_early_retrans 0) and on (3, the
  * default); 6.12 runs it on. tcp_metrics are not saved, so no arm starts
@@ -29,7 +34,9 @@
  *       rto_txns=.. p50=.. p90=.. probes=.. dsacks=.. retrans=.. outsegs=..
  *
  * "tlp-bench demo" instead runs one transaction with the last 2 segments
- * lost, with and without TLP, and prints the time saved.
+ * lost, with and without TLP, and prints the time saved. "tlp-bench
+ * ackload N" runs N fresh 10-segment transactions without loss at RTT
+ * 10 ms, the ACKs whose cost bench/ack-cost counts through QEMU's gdb stub.
  */
 #include "../guest-nodebug/tlpnet.h"
 
@@ -65,26 +72,33 @@ static struct tlp_request random_5pct(unsigned int i)
 
 struct arm {
 	const char *name;
-	int rtt_ms, jitter_ms;
+	int rtt_us, jitter_ms;
 	int family;
 	bool no_timestamps;
 	struct tlp_request (*rq)(unsigned int i);	/* NULL: keep-alive */
+	bool fq;		/* the server's qdisc is fq */
 };
 
 static const struct arm arms[] = {
-	{ "tail2/rtt10", 10, 0, AF_INET, false, tail_2 },
-	{ "random5/rtt10", 10, 0, AF_INET, false, random_5pct },
-	{ "keepalive/rtt10", 10, 0, AF_INET, false, NULL },
-	{ "keepalive6/rtt10", 10, 0, AF_INET6, false, NULL },
-	{ "tail2/rtt50", 50, 0, AF_INET, false, tail_2 },
-	{ "random5/rtt50", 50, 0, AF_INET, false, random_5pct },
-	{ "keepalive/rtt50", 50, 0, AF_INET, false, NULL },
-	{ "random5/rtt50/jitter5", 50, 5, AF_INET, false, random_5pct },
-	{ "keepalive/rtt50/jitter5", 50, 5, AF_INET, false, NULL },
-	{ "tail2/rtt50/nots", 50, 0, AF_INET, true, tail_2 },
-	{ "tail2/rtt200", 200, 0, AF_INET, false, tail_2 },
-	{ "random5/rtt200", 200, 0, AF_INET, false, random_5pct },
-	{ "keepalive/rtt200", 200, 0, AF_INET, false, NULL },
+	{ "tail2/rtt1", 1000, 0, AF_INET, false, tail_2, false },
+	{ "random5/rtt1", 1000, 0, AF_INET, false, random_5pct, false },
+	{ "keepalive/rtt1", 1000, 0, AF_INET, false, NULL, false },
+	{ "tail2/rtt10", 10000, 0, AF_INET, false, tail_2, false },
+	{ "random5/rtt10", 10000, 0, AF_INET, false, random_5pct, false },
+	{ "keepalive/rtt10", 10000, 0, AF_INET, false, NULL, false },
+	{ "keepalive6/rtt10", 10000, 0, AF_INET6, false, NULL, false },
+	{ "tail2/rtt10/fq", 10000, 0, AF_INET, false, tail_2, true },
+	{ "random5/rtt10/fq", 10000, 0, AF_INET, false, random_5pct, true },
+	{ "keepalive/rtt10/fq", 10000, 0, AF_INET, false, NULL, true },
+	{ "tail2/rtt50", 50000, 0, AF_INET, false, tail_2, false },
+	{ "random5/rtt50", 50000, 0, AF_INET, false, random_5pct, false },
+	{ "keepalive/rtt50", 50000, 0, AF_INET, false, NULL, false },
+	{ "random5/rtt50/jitter5", 50000, 5, AF_INET, false, random_5pct, false },
+	{ "keepalive/rtt50/jitter5", 50000, 5, AF_INET, false, NULL, false },
+	{ "tail2/rtt50/nots", 50000, 0, AF_INET, true, tail_2, false },
+	{ "tail2/rtt200", 200000, 0, AF_INET, false, tail_2, false },
+	{ "random5/rtt200", 200000, 0, AF_INET, false, random_5pct, false },
+	{ "keepalive/rtt200", 200000, 0, AF_INET, false, NULL, false },
 };
 
 struct result {
@@ -122,7 +136,7 @@ static void run_fresh(const struct arm *a, struct result *r)
 		r->ms[r->n++] = t.ms;
 		r->rto_txns += t.d.timeouts > 0;
 	}
-	usleep((4 * a->rtt_ms + 300) * 1000);
+	usleep(4 * a->rtt_us + 300000);
 	d = tlp_delta(before, tlp_counters());
 	add_counters(&r->d, &d);
 }
@@ -150,7 +164,7 @@ static void run_keepalive(const struct arm *a, struct result *r)
 	r->failed = KA_ROUNDS - r->n;
 	if (fd >= 0)
 		tlp_hangup(fd);
-	usleep((4 * a->rtt_ms + 300) * 1000);
+	usleep(4 * a->rtt_us + 300000);
 	d = tlp_delta(before, tlp_counters());
 	/*
 	 * A probe or RTO may fire after the next round has begun, so rounds
@@ -176,7 +190,8 @@ static bool run_arm(const struct arm *a, const char *tlp)
 	tlp_sysctl(ns_srv, "net/ipv4/tcp_early_retrans", strcmp(tlp, "on") ? "0" : "3");
 	tlp_sysctl(ns_srv, "net/ipv4/tcp_timestamps", ts);
 	tlp_sysctl(ns_cli, "net/ipv4/tcp_timestamps", ts);
-	if (tlp_set_path(a->rtt_ms / 2, a->jitter_ms)) {
+	if (tlp_set_path_us(a->rtt_us / 2, a->jitter_ms) ||
+	    tlp_server_fq(a->fq)) {
 		printf("tlp-bench: %s: cannot set the path\n", a->name);
 		return false;
 	}
@@ -237,6 +252,29 @@ static int demo(void)
 	return 0;
 }
 
+/*
+ * ACKs for bench/ack-cost: it attaches when "ackload ready" is printed and
+ * kills the guest once it has counted enough, so N only has to outlast it.
+ */
+static int ackload(const char *arg)
+{
+	struct tlp_request rq = tlp_drop(NSEG, 0, 0);
+	char *end;
+	long n = strtol(arg, &end, 10), i, done = 0;
+
+	if (*end || n < 1 || n > 1000000) {
+		printf("tlp-bench: ackload: '%s' is not a number of transactions (1-1000000)\n", arg);
+		return 2;
+	}
+	if (tlp_set_delay(5))
+		return 1;
+	printf("tlp-bench: ackload ready\n");
+	for (i = 0; i < n; i++)
+		done += tlp_transact(AF_INET, NULL, rq).ok;
+	printf("tlp-bench: ackload done, %ld of %ld transactions\n", done, n);
+	return done == n ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned int a;
@@ -248,6 +286,8 @@ int main(int argc, char **argv)
 	}
 	if (argc > 1 && !strcmp(argv[1], "demo"))
 		return demo();
+	if (argc > 2 && !strcmp(argv[1], "ackload"))
+		return ackload(argv[2]);
 	/*
 	 * Every connection starts cold: a connection that ends after an RTO
 	 * saves its reordering degree and ssthresh in tcp_metrics, and every
