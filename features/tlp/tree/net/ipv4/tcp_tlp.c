@@ -211,9 +211,9 @@ static noinline u32 tcp_tlp_peer_ack_delay(const struct sock *sk)
 }
 
 /*
- * tcp_schedule_loss_probe() with something in flight. Out of line so that
- * the ACKs that leave without (most of them) pay neither its stack frame
- * nor its loads.
+ * tcp_schedule_loss_probe() with something in flight. Out of line, so that
+ * the ACKs of everything in flight (most of those that get there) pay
+ * neither its stack frame nor its loads.
  */
 static noinline bool tcp_tlp_arm(struct sock *sk, bool advancing_rto)
 {
