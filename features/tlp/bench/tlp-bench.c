@@ -20,7 +20,7 @@
  *             which paces (RTT 10 ms): a probe may find its original
  *             still queued in the host
  *   rtt1      tail2, random5 and keepalive at RTT 1 ms, where the PTO's
- *             2 ms floor is most of it
+ *             2 ms term is as long as its 2 * SRTT
  *
  * Ours runs every arm with TLP off (tcp_early_retrans 0) and on (3, the
  * default); 6.12 runs it on. tcp_metrics are not saved, so no arm starts

@@ -676,6 +676,8 @@ static void case_fast_probe_sack(bool on)
 
 struct reo_trace {
 	double probe, ack;	/* mono seconds; -1: not seen */
+	char sport[24];		/* " sport=<server port> " (tcp_retransmit_skb) */
+	char src[40];		/* " src=<server>:<port> " (tcp_probe) */
 };
 
 static bool reo_line(const char *line, void *arg)
@@ -685,12 +687,12 @@ static bool reo_line(const char *line, void *arg)
 
 	if (t->probe < 0) {
 		p = strstr(line, " tcp_retransmit_skb: ");
-		if (p && strstr(p, " sport=8080 "))
+		if (p && strstr(p, t->sport))
 			t->probe = lab_trace_stamp(line, p + 1);
 		return true;
 	}
 	p = strstr(line, " tcp_probe: ");
-	if (!p || !strstr(p, " src=10.0.2.1:8080 "))
+	if (!p || !strstr(p, t->src))
 		return true;
 	t->ack = lab_trace_stamp(line, p + 1);
 	return false;
@@ -727,10 +729,13 @@ struct reo_txn {
 static struct reo_txn reo_transact(struct tlp_request rq)
 {
 	struct tlp_counters before = tlp_counters();
-	struct reo_trace t = { -1, -1 };
+	struct reo_trace t = { .probe = -1, .ack = -1 };
 	struct reo_txn r = { .probe_ms = -1, .sack_ms = -1 };
 	int fd = tlp_connect(AF_INET, NULL, 0);
 	double t0 = lab_now();
+
+	snprintf(t.sport, sizeof(t.sport), " sport=%d ", TLP_PORT);
+	snprintf(t.src, sizeof(t.src), " src=10.0.2.1:%d ", TLP_PORT);
 
 	lab_write_flags(REO_TRACE "/trace", "", O_TRUNC);
 	r.ok = fd >= 0 && tlp_round(fd, rq);
