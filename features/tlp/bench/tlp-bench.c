@@ -22,15 +22,30 @@
  *   rtt1      tail2, random5 and keepalive at RTT 1 ms, where the PTO's
  *             2 ms term is as long as its 2 * SRTT
  *
- * Ours runs every arm with TLP off (tcp_early_retrans 0) and on (3, the
- * default); 6.12 runs it on. tcp_metrics are not saved, so no arm starts
+ * Ours runs every arm in three passes, in this order: on (tcp_early_retrans
+ * 3, the default), "trust" (on, with tcp_tlp_trust_probe_sack 1, an
+ * extension that is off by default) and TLP off (0). 6.12 runs on and
+ * off, so that on both kernels "on" starts an arm right after the
+ * previous arm's off pass, and the off passes, the same code on both,
+ * show how far two kernels' medians drift apart with nothing different.
+ * (In one boot of each, tail2/rtt1 with 100 transactions had 29 RTOs
+ * when run first and 46 (ours) or 34 (6.12) right after an off pass.)
+ * tcp_metrics are not saved, so no arm starts
  * from what an earlier one taught the server. Counters come from the
  * server namespace, over the whole arm: a transaction "hit an RTO" when
  * TCPTimeouts grew across it; DSACKs (TCPDSACKRecv) count segments the
  * receiver got twice: needless probes and spurious retransmissions.
  *
- * Output, one line per arm, read by bench/report on the host:
- *   arm <ours|upstream> <on|off> <arm>/rtt<ms>[/...] n=.. failed=..
+ * For runs by hand, e.g. make run CMD='TLP_BENCH_ARMS=tail2/rtt1
+ * /lab/bench/tlp/tlp-bench' (make bench leaves them unset):
+ *   TLP_BENCH_ARMS    arm names, comma-separated
+ *   TLP_BENCH_PASSES  off, on, trust, comma-separated, run in the order
+ *                     given (a pass may repeat; bench/report takes one
+ *                     of each)
+ *   TLP_BENCH_TXNS    fresh connections per loss arm, 1-200
+ *
+ * Output, one line per arm and pass, read by bench/report on the host:
+ *   arm <ours|upstream> <off|on|trust> <arm>/rtt<ms>[/...] n=.. failed=..
  *       rto_txns=.. p50=.. p90=.. probes=.. dsacks=.. retrans=.. outsegs=..
  *
  * "tlp-bench demo" instead runs one transaction with the last 2 segments
@@ -39,9 +54,11 @@
  * 10 ms, the ACKs whose cost bench/ack-cost counts through QEMU's gdb stub.
  */
 #include "../guest-nodebug/tlpnet.h"
+#include <ctype.h>
 
 #define NSEG 10
-#define TXNS 20			/* per fresh-connection arm */
+#define TXNS 20			/* per fresh-connection arm, by default */
+#define TXNS_MAX 200
 #define KA_ROUNDS 48
 #define KA_THINK_US 60000
 #define DEMO_RTT_MS 20
@@ -104,7 +121,7 @@ static const struct arm arms[] = {
 struct result {
 	int n, failed, rto_txns;
 	struct tlp_counters d;		/* summed over the arm */
-	double ms[KA_ROUNDS > TXNS ? KA_ROUNDS : TXNS];
+	double ms[KA_ROUNDS > TXNS_MAX ? KA_ROUNDS : TXNS_MAX];
 };
 
 static void add_counters(struct tlp_counters *sum, const struct tlp_counters *d)
@@ -121,12 +138,12 @@ static void add_counters(struct tlp_counters *sum, const struct tlp_counters *d)
  * transaction: a transaction's own window ends at its last byte and
  * misses what its hangup brings (a late DSACK).
  */
-static void run_fresh(const struct arm *a, struct result *r)
+static void run_fresh(const struct arm *a, unsigned int txns, struct result *r)
 {
 	struct tlp_counters before = tlp_counters(), d;
 	unsigned int i;
 
-	for (i = 0; i < TXNS; i++) {
+	for (i = 0; i < txns; i++) {
 		struct tlp_txn t = tlp_transact(a->family, NULL, a->rq(i));
 
 		if (!t.ok) {
@@ -182,27 +199,56 @@ static double percentile(struct result *r, double p)
 	return r->ms[(int)(p * (r->n - 1) + 0.5)];
 }
 
-static bool run_arm(const struct arm *a, const char *tlp)
+/*
+ * A pass: the server's TLP settings for one run of an arm. The extension's
+ * sysctl exists on ours only; "off" and "on" leave it at 0, the default.
+ */
+struct pass {
+	const char *name;
+	const char *early_retrans;
+	const char *trust_probe_sack;
+};
+
+static const struct pass passes[] = {
+	{ "off", "0", "0" },
+	{ "on", "3", "0" },
+	{ "trust", "3", "1" },
+};
+
+#define TRUST_SYSCTL "net/ipv4/tcp_tlp_trust_probe_sack"
+
+static bool set_pass(const struct pass *p)
+{
+	if (tlp_sysctl(ns_srv, "net/ipv4/tcp_early_retrans", p->early_retrans))
+		return false;
+	return ktap_upstream() || !tlp_sysctl(ns_srv, TRUST_SYSCTL, p->trust_probe_sack);
+}
+
+static bool run_arm(const struct arm *a, const struct pass *p, unsigned int txns)
 {
 	const char *ts = a->no_timestamps ? "0" : "1";
 	struct result r = { 0 };
 
-	tlp_sysctl(ns_srv, "net/ipv4/tcp_early_retrans", strcmp(tlp, "on") ? "0" : "3");
-	tlp_sysctl(ns_srv, "net/ipv4/tcp_timestamps", ts);
-	tlp_sysctl(ns_cli, "net/ipv4/tcp_timestamps", ts);
-	if (tlp_set_path_us(a->rtt_us / 2, a->jitter_ms) ||
+	if (!set_pass(p) ||
+	    tlp_sysctl(ns_srv, "net/ipv4/tcp_timestamps", ts) ||
+	    tlp_sysctl(ns_cli, "net/ipv4/tcp_timestamps", ts) ||
+	    tlp_set_path_us(a->rtt_us / 2, a->jitter_ms) ||
 	    tlp_server_fq(a->fq)) {
-		printf("tlp-bench: %s: cannot set the path\n", a->name);
+		printf("tlp-bench: %s: cannot set the pass '%s' or the path\n", a->name, p->name);
 		return false;
 	}
 	if (a->rq)
-		run_fresh(a, &r);
+		run_fresh(a, txns, &r);
 	else
 		run_keepalive(a, &r);
 	printf("arm %s %s %s n=%d failed=%d rto_txns=%d p50=%.1f p90=%.1f probes=%ld dsacks=%ld retrans=%ld outsegs=%ld\n",
-	       ktap_upstream() ? "upstream" : "ours", tlp, a->name, r.n, r.failed,
+	       ktap_upstream() ? "upstream" : "ours", p->name, a->name, r.n, r.failed,
 	       r.rto_txns, percentile(&r, 0.5), percentile(&r, 0.9), r.d.probes,
 	       r.d.dsacks, r.d.retrans, r.d.out);
+	if (!set_pass(&passes[1])) {
+		printf("tlp-bench: %s: cannot restore the default pass\n", a->name);
+		return false;
+	}
 	return true;
 }
 
@@ -275,9 +321,141 @@ static int ackload(const char *arg)
 	return done == n ? 0 : 1;
 }
 
+#define N_ARMS (sizeof(arms) / sizeof(arms[0]))
+#define N_PASSES (sizeof(passes) / sizeof(passes[0]))
+
+/* What one run measures: TLP_BENCH_ARMS, _PASSES and _TXNS, or the defaults. */
+struct selection {
+	bool arm[N_ARMS];
+	const struct pass *pass[8];	/* a pass may repeat */
+	unsigned int npass, txns;
+};
+
+static int arm_named(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < N_ARMS; i++)
+		if (!strcmp(arms[i].name, name))
+			return i;
+	printf("tlp-bench: TLP_BENCH_ARMS: no arm '%s' (known:", name);
+	for (i = 0; i < N_ARMS; i++)
+		printf(" %s", arms[i].name);
+	printf(")\n");
+	return -1;
+}
+
+static const struct pass *pass_named(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < N_PASSES; i++)
+		if (!strcmp(passes[i].name, name))
+			break;
+	if (i == N_PASSES)
+		printf("tlp-bench: TLP_BENCH_PASSES: no pass '%s' (known: off on trust)\n", name);
+	else if (ktap_upstream() && strcmp(passes[i].trust_probe_sack, "0"))
+		printf("tlp-bench: TLP_BENCH_PASSES: '%s' needs ours' %s\n", name, TRUST_SYSCTL);
+	else
+		return &passes[i];
+	return NULL;
+}
+
+/*
+ * Split the comma-separated list of variable var into words[], at most max,
+ * in buf. An empty word or a list too long for buf is an error: either
+ * would otherwise run something other than what was asked for.
+ */
+static int split_list(const char *var, const char *list, char *buf, size_t len,
+		      char **words, int max)
+{
+	char *rest = buf, *w;
+	int n = 0;
+
+	if (strlen(list) >= len) {
+		printf("tlp-bench: %s: longer than %zu characters\n", var, len - 1);
+		return -1;
+	}
+	strcpy(buf, list);
+	while ((w = strsep(&rest, ","))) {
+		if (!*w) {
+			printf("tlp-bench: %s: empty name in '%s'\n", var, list);
+			return -1;
+		}
+		if (n == max) {
+			printf("tlp-bench: %s: more than %d names in '%s'\n", var, max, list);
+			return -1;
+		}
+		words[n++] = w;
+	}
+	return n;
+}
+
+static bool select_arms(struct selection *sel, const char *list)
+{
+	char buf[512], *words[N_ARMS * 2];
+	int n = split_list("TLP_BENCH_ARMS", list, buf, sizeof(buf), words, N_ARMS * 2);
+	int i, a;
+
+	for (i = 0; i < n; i++) {
+		a = arm_named(words[i]);
+		if (a < 0)
+			return false;
+		sel->arm[a] = true;
+	}
+	return n > 0;
+}
+
+static bool select_passes(struct selection *sel, const char *list)
+{
+	char buf[64], *words[sizeof(sel->pass) / sizeof(sel->pass[0])];
+	int n = split_list("TLP_BENCH_PASSES", list, buf, sizeof(buf), words,
+			   sizeof(words) / sizeof(words[0]));
+	int i;
+
+	for (i = 0; i < n; i++) {
+		sel->pass[i] = pass_named(words[i]);
+		if (!sel->pass[i])
+			return false;
+	}
+	sel->npass = n > 0 ? n : 0;
+	return n > 0;
+}
+
+/* Fill sel from the environment; false, after saying what is wrong, on a bad value. */
+static bool select_from_env(struct selection *sel)
+{
+	const char *arms_env = getenv("TLP_BENCH_ARMS");
+	const char *passes_env = getenv("TLP_BENCH_PASSES");
+	const char *txns_env = getenv("TLP_BENCH_TXNS");
+	unsigned int i;
+	char *end;
+
+	for (i = 0; i < N_ARMS; i++)
+		sel->arm[i] = !arms_env;
+	if (arms_env && !select_arms(sel, arms_env))
+		return false;
+	if (!select_passes(sel, passes_env ? passes_env :
+			   ktap_upstream() ? "on,off" : "on,trust,off"))
+		return false;
+	sel->txns = TXNS;
+	if (txns_env) {
+		unsigned long n = strtoul(txns_env, &end, 10);
+
+		if (*end || !isdigit((unsigned char)*txns_env) || n < 1 || n > TXNS_MAX) {
+			printf("tlp-bench: TLP_BENCH_TXNS: '%s' is not a number of transactions (1-%d)\n",
+			       txns_env, TXNS_MAX);
+			return false;
+		}
+		sel->txns = n;
+	}
+	return true;
+}
+
 int main(int argc, char **argv)
 {
-	unsigned int a;
+	struct selection sel = { 0 };
+	unsigned int a, p;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (tlp_net_setup(DEMO_RTT_MS / 2)) {
@@ -288,6 +466,8 @@ int main(int argc, char **argv)
 		return demo();
 	if (argc > 2 && !strcmp(argv[1], "ackload"))
 		return ackload(argv[2]);
+	if (!select_from_env(&sel))
+		return 2;
 	/*
 	 * Every connection starts cold: a connection that ends after an RTO
 	 * saves its reordering degree and ssthresh in tcp_metrics, and every
@@ -299,13 +479,11 @@ int main(int argc, char **argv)
 		printf("tlp-bench: cannot set tcp_no_metrics_save\n");
 		return 1;
 	}
-	printf("# one transaction at a time: %d fresh connections per loss arm, %d keep-alive rounds\n",
-	       TXNS, KA_ROUNDS);
-	for (a = 0; a < sizeof(arms) / sizeof(arms[0]); a++) {
-		if (!ktap_upstream() && !run_arm(&arms[a], "off"))
-			return 1;
-		if (!run_arm(&arms[a], "on"))
-			return 1;
-	}
+	printf("# one transaction at a time: %u fresh connections per loss arm, %d keep-alive rounds\n",
+	       sel.txns, KA_ROUNDS);
+	for (a = 0; a < N_ARMS; a++)
+		for (p = 0; sel.arm[a] && p < sel.npass; p++)
+			if (!run_arm(&arms[a], sel.pass[p], sel.txns))
+				return 1;
 	return 0;
 }
