@@ -231,12 +231,19 @@ static noinline bool tcp_tlp_arm(struct sock *sk, bool advancing_rto)
 	if (!tcp_tlp_may_schedule(&now))
 		return false;
 
+	/*
+	 * The RTO's time left first, and out if it is up (tcp_tlp_pto_us()
+	 * would say 0): fewer values stay live across the calls, so every
+	 * re-arm saves and restores fewer registers.
+	 */
+	pto.rto_left_us = advancing_rto ? jiffies_to_usecs(icsk->icsk_rto) :
+					  tcp_rto_delta_us(sk);
+	if (pto.rto_left_us <= 0)
+		return false;
 	pto.srtt_us8 = tp->srtt_us;
 	pto.packets_out = tp->packets_out;
 	/* Only one segment out waits for a delayed ACK (tcp_tlp_pto_us()). */
 	pto.ack_delay_us = tp->packets_out == 1 ? tcp_tlp_peer_ack_delay(sk) : 0;
-	pto.rto_left_us = advancing_rto ? jiffies_to_usecs(icsk->icsk_rto) :
-					  tcp_rto_delta_us(sk);
 	pto_us = tcp_tlp_pto_us(&pto);
 	if (!pto_us)
 		return false;
