@@ -54,7 +54,6 @@
  * 10 ms, the ACKs whose cost bench/ack-cost counts through QEMU's gdb stub.
  */
 #include "../guest-nodebug/tlpnet.h"
-#include <ctype.h>
 
 #define NSEG 10
 #define TXNS 20			/* per fresh-connection arm, by default */
@@ -299,19 +298,34 @@ static int demo(void)
 }
 
 /*
+ * A number of transactions given by the user (what: where), 1 to max,
+ * digits only; false after saying what is wrong.
+ */
+static bool parse_count(const char *what, const char *s, long max, long *n)
+{
+	char *end;
+
+	errno = 0;
+	*n = strtol(s, &end, 10);
+	if (!isdigit((unsigned char)*s) || *end || errno || *n < 1 || *n > max) {
+		printf("tlp-bench: %s: '%s' is not a number of transactions (1-%ld)\n",
+		       what, s, max);
+		return false;
+	}
+	return true;
+}
+
+/*
  * ACKs for bench/ack-cost: it attaches when "ackload ready" is printed and
  * kills the guest once it has counted enough, so N only has to outlast it.
  */
 static int ackload(const char *arg)
 {
 	struct tlp_request rq = tlp_drop(NSEG, 0, 0);
-	char *end;
-	long n = strtol(arg, &end, 10), i, done = 0;
+	long n, i, done = 0;
 
-	if (*end || n < 1 || n > 1000000) {
-		printf("tlp-bench: ackload: '%s' is not a number of transactions (1-1000000)\n", arg);
+	if (!parse_count("ackload", arg, 1000000, &n))
 		return 2;
-	}
 	if (tlp_set_delay(5))
 		return 1;
 	printf("tlp-bench: ackload ready\n");
@@ -429,7 +443,7 @@ static bool select_from_env(struct selection *sel)
 	const char *passes_env = getenv("TLP_BENCH_PASSES");
 	const char *txns_env = getenv("TLP_BENCH_TXNS");
 	unsigned int i;
-	char *end;
+	long n;
 
 	for (i = 0; i < N_ARMS; i++)
 		sel->arm[i] = !arms_env;
@@ -438,17 +452,9 @@ static bool select_from_env(struct selection *sel)
 	if (!select_passes(sel, passes_env ? passes_env :
 			   ktap_upstream() ? "on,off" : "on,trust,off"))
 		return false;
-	sel->txns = TXNS;
-	if (txns_env) {
-		unsigned long n = strtoul(txns_env, &end, 10);
-
-		if (*end || !isdigit((unsigned char)*txns_env) || n < 1 || n > TXNS_MAX) {
-			printf("tlp-bench: TLP_BENCH_TXNS: '%s' is not a number of transactions (1-%d)\n",
-			       txns_env, TXNS_MAX);
-			return false;
-		}
-		sel->txns = n;
-	}
+	if (txns_env && !parse_count("TLP_BENCH_TXNS", txns_env, TXNS_MAX, &n))
+		return false;
+	sel->txns = txns_env ? n : TXNS;
 	return true;
 }
 
@@ -472,7 +478,7 @@ int main(int argc, char **argv)
 	 * Every connection starts cold: a connection that ends after an RTO
 	 * saves its reordering degree and ssthresh in tcp_metrics, and every
 	 * later one to the same peer starts from them, so an arm would
-	 * depend on the arms before it (which differ: 6.12 has no "off" arm).
+	 * depend on the arms before it (which differ: only ours runs "trust").
 	 */
 	if (tlp_sysctl(ns_srv, "net/ipv4/tcp_no_metrics_save", "1") ||
 	    tlp_sysctl(ns_cli, "net/ipv4/tcp_no_metrics_save", "1")) {

@@ -735,7 +735,7 @@ static struct reo_txn reo_transact(struct tlp_request rq)
 	double t0 = lab_now();
 
 	snprintf(t.sport, sizeof(t.sport), " sport=%d ", TLP_PORT);
-	snprintf(t.src, sizeof(t.src), " src=10.0.2.1:%d ", TLP_PORT);
+	snprintf(t.src, sizeof(t.src), " src=" TLP_SRV4 ":%d ", TLP_PORT);
 
 	lab_write_flags(REO_TRACE "/trace", "", O_TRUNC);
 	r.ok = fd >= 0 && tlp_round(fd, rq);

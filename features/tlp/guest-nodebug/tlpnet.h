@@ -32,6 +32,7 @@
 #include "lab.h"
 
 #define TLP_PORT 8080
+#define TLP_SRV4 "10.0.2.1"	/* the server, as trace events print it too */
 #define TLP_MARKS 12		/* distinct drop markers, one connmark bit each */
 #define TLP_MARK_LEN 16
 
@@ -313,7 +314,7 @@ static inline int tlp_connect(int family, const char *src, int mss)
 		inet_pton(AF_INET, src, &s4.sin_addr);
 		bind(fd, (void *)&s4, sizeof(s4));
 	}
-	inet_pton(AF_INET, "10.0.2.1", &d4.sin_addr);
+	inet_pton(AF_INET, TLP_SRV4, &d4.sin_addr);
 	inet_pton(AF_INET6, "fd00:2::1", &d6.sin6_addr);
 	if (family == AF_INET6 ? connect(fd, (void *)&d6, sizeof(d6)) :
 				 connect(fd, (void *)&d4, sizeof(d4))) {
@@ -569,7 +570,7 @@ static const char tlp_ip_rtr[] =
 	"addr add fd00:1::2/64 dev r0 nodad\naddr add fd00:2::2/64 dev r1 nodad\n";
 static const char tlp_ip_srv[] =
 	"link set lo up\nlink set s0 gso_max_segs 1\nlink set s0 up\n"
-	"addr add 10.0.2.1/24 dev s0\naddr add fd00:2::1/64 dev s0 nodad\n"
+	"addr add " TLP_SRV4 "/24 dev s0\naddr add fd00:2::1/64 dev s0 nodad\n"
 	"route add default via 10.0.2.2\nroute add default via fd00:2::2\n"
 	"route add 10.0.1.3/32 via 10.0.2.2 initcwnd 4\n";
 
