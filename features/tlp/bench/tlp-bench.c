@@ -21,10 +21,17 @@
  *             still queued in the host
  *   rtt1      tail2, random5 and keepalive at RTT 1 ms, where the PTO's
  *             2 ms term is as long as its 2 * SRTT
+ *   slowack   keepalive against a receiver that ACKs at once except a
+ *             lone segment, whose ACK it sends 100-200 ms late (the router
+ *             holds it, tlp-ackhold.h), with 250 ms between rounds: the
+ *             peer a one-segment allowance is for, which a Linux receiver
+ *             cannot play (it delays at most max(SRTT, 40 ms)); RTT 10
+ *             (IPv4 and IPv6) and 50 ms
  *
- * Ours runs every arm in three passes, in this order: on (tcp_early_retrans
- * 3, the default), "trust" (on, with tcp_tlp_trust_probe_sack 1, an
- * extension that is off by default) and TLP off (0). 6.12 runs on and
+ * Ours runs every arm in four passes, in this order: on (tcp_early_retrans
+ * 3, the default), "trust" (on, with tcp_tlp_trust_probe_sack 1), "ackdelay"
+ * (on, with tcp_tlp_peer_ack_delay 1; both extensions are off by default)
+ * and TLP off (0). 6.12 runs on and
  * off, so that on both kernels "on" starts an arm right after the
  * previous arm's off pass, and the off passes, the same code on both,
  * show how far two kernels' medians drift apart with nothing different.
@@ -39,14 +46,18 @@
  * For runs by hand, e.g. make run CMD='TLP_BENCH_ARMS=tail2/rtt1
  * /lab/bench/tlp/tlp-bench' (make bench leaves them unset):
  *   TLP_BENCH_ARMS    arm names, comma-separated
- *   TLP_BENCH_PASSES  off, on, trust, comma-separated, run in the order
- *                     given (a pass may repeat; bench/report takes one
- *                     of each)
+ *   TLP_BENCH_PASSES  off, on, trust, ackdelay, comma-separated, run in the order
+ *                     given (a pass may repeat; bench/report refuses
+ *                     such output)
  *   TLP_BENCH_TXNS    fresh connections per loss arm, 1-200
  *
  * Output, one line per arm and pass, read by bench/report on the host:
- *   arm <ours|upstream> <off|on|trust> <arm>/rtt<ms>[/...] n=.. failed=..
- *       rto_txns=.. p50=.. p90=.. probes=.. dsacks=.. retrans=.. outsegs=..
+ *   arm <ours|upstream> <off|on|trust|ackdelay> <arm>/rtt<ms>[/...] n=..
+ *       failed=.. rto_txns=.. p50=.. p90=.. probes=.. dsacks=.. retrans=..
+ *       outsegs=.. cuts=.. undos=.. [held=.. (slowack: ACKs the router held)]
+ *   cuts: cwnd reductions short of an RTO (TCPSackRecovery, TCPRenoRecovery,
+ *   TCPLossProbeRecovery); undos: those undone as needless (TCPDSACKUndo,
+ *   TCPFullUndo, TCPPartialUndo, TCPLossUndo), over the arm
  *
  * "tlp-bench demo" instead runs one transaction with the last 2 segments
  * lost, with and without TLP, and prints the time saved. "tlp-bench
@@ -54,12 +65,16 @@
  * 10 ms, the ACKs whose cost bench/ack-cost counts through QEMU's gdb stub.
  */
 #include "../guest-nodebug/tlpnet.h"
+#include "../guest-nodebug/tlp-ackhold.h"
 
 #define NSEG 10
 #define TXNS 20			/* per fresh-connection arm, by default */
 #define TXNS_MAX 200
 #define KA_ROUNDS 48
 #define KA_THINK_US 60000
+#define SLOW_THINK_US 250000	/* past the longest hold: no request carries the ACK */
+#define SLOW_HOLD_MIN_MS 100
+#define SLOW_HOLD_MAX_MS 200
 #define DEMO_RTT_MS 20
 #define RANDOM_SEED 20130311u
 
@@ -93,32 +108,37 @@ struct arm {
 	bool no_timestamps;
 	struct tlp_request (*rq)(unsigned int i);	/* NULL: keep-alive */
 	bool fq;		/* the server's qdisc is fq */
+	bool slow_ack;		/* keep-alive: the 100-200 ms receiver */
 };
 
 static const struct arm arms[] = {
-	{ "tail2/rtt1", 1000, 0, AF_INET, false, tail_2, false },
-	{ "random5/rtt1", 1000, 0, AF_INET, false, random_5pct, false },
-	{ "keepalive/rtt1", 1000, 0, AF_INET, false, NULL, false },
-	{ "tail2/rtt10", 10000, 0, AF_INET, false, tail_2, false },
-	{ "random5/rtt10", 10000, 0, AF_INET, false, random_5pct, false },
-	{ "keepalive/rtt10", 10000, 0, AF_INET, false, NULL, false },
-	{ "keepalive6/rtt10", 10000, 0, AF_INET6, false, NULL, false },
-	{ "tail2/rtt10/fq", 10000, 0, AF_INET, false, tail_2, true },
-	{ "random5/rtt10/fq", 10000, 0, AF_INET, false, random_5pct, true },
-	{ "keepalive/rtt10/fq", 10000, 0, AF_INET, false, NULL, true },
-	{ "tail2/rtt50", 50000, 0, AF_INET, false, tail_2, false },
-	{ "random5/rtt50", 50000, 0, AF_INET, false, random_5pct, false },
-	{ "keepalive/rtt50", 50000, 0, AF_INET, false, NULL, false },
-	{ "random5/rtt50/jitter5", 50000, 5, AF_INET, false, random_5pct, false },
-	{ "keepalive/rtt50/jitter5", 50000, 5, AF_INET, false, NULL, false },
-	{ "tail2/rtt50/nots", 50000, 0, AF_INET, true, tail_2, false },
-	{ "tail2/rtt200", 200000, 0, AF_INET, false, tail_2, false },
-	{ "random5/rtt200", 200000, 0, AF_INET, false, random_5pct, false },
-	{ "keepalive/rtt200", 200000, 0, AF_INET, false, NULL, false },
+	{ "tail2/rtt1", 1000, 0, AF_INET, false, tail_2, false, false },
+	{ "random5/rtt1", 1000, 0, AF_INET, false, random_5pct, false, false },
+	{ "keepalive/rtt1", 1000, 0, AF_INET, false, NULL, false, false },
+	{ "tail2/rtt10", 10000, 0, AF_INET, false, tail_2, false, false },
+	{ "random5/rtt10", 10000, 0, AF_INET, false, random_5pct, false, false },
+	{ "keepalive/rtt10", 10000, 0, AF_INET, false, NULL, false, false },
+	{ "keepalive6/rtt10", 10000, 0, AF_INET6, false, NULL, false, false },
+	{ "tail2/rtt10/fq", 10000, 0, AF_INET, false, tail_2, true, false },
+	{ "random5/rtt10/fq", 10000, 0, AF_INET, false, random_5pct, true, false },
+	{ "keepalive/rtt10/fq", 10000, 0, AF_INET, false, NULL, true, false },
+	{ "keepalive/rtt10/slowack", 10000, 0, AF_INET, false, NULL, false, true },
+	{ "keepalive6/rtt10/slowack", 10000, 0, AF_INET6, false, NULL, false, true },
+	{ "tail2/rtt50", 50000, 0, AF_INET, false, tail_2, false, false },
+	{ "random5/rtt50", 50000, 0, AF_INET, false, random_5pct, false, false },
+	{ "keepalive/rtt50", 50000, 0, AF_INET, false, NULL, false, false },
+	{ "random5/rtt50/jitter5", 50000, 5, AF_INET, false, random_5pct, false, false },
+	{ "keepalive/rtt50/jitter5", 50000, 5, AF_INET, false, NULL, false, false },
+	{ "keepalive/rtt50/slowack", 50000, 0, AF_INET, false, NULL, false, true },
+	{ "tail2/rtt50/nots", 50000, 0, AF_INET, true, tail_2, false, false },
+	{ "tail2/rtt200", 200000, 0, AF_INET, false, tail_2, false, false },
+	{ "random5/rtt200", 200000, 0, AF_INET, false, random_5pct, false, false },
+	{ "keepalive/rtt200", 200000, 0, AF_INET, false, NULL, false, false },
 };
 
 struct result {
 	int n, failed, rto_txns;
+	struct tlp_hold_stats hold;	/* slowack; held -1 if the hold failed */
 	struct tlp_counters d;		/* summed over the arm */
 	double ms[KA_ROUNDS > TXNS_MAX ? KA_ROUNDS : TXNS_MAX];
 };
@@ -130,6 +150,8 @@ static void add_counters(struct tlp_counters *sum, const struct tlp_counters *d)
 	sum->dsacks += d->dsacks;
 	sum->retrans += d->retrans;
 	sum->out += d->out;
+	sum->cuts += d->cuts;
+	sum->undos += d->undos;
 }
 
 /*
@@ -166,21 +188,31 @@ static void run_fresh(const struct arm *a, unsigned int txns, struct result *r)
 static void run_keepalive(const struct arm *a, struct result *r)
 {
 	static const uint32_t sizes[] = { 1, 2, 3, 11 };
-	int fd = tlp_connect(a->family, NULL, 0), i;
+	bool (*round)(int fd, struct tlp_request rq) =
+		a->slow_ack ? tlp_round_quickack : tlp_round_pingpong;
 	struct tlp_counters before = tlp_counters(), d;
+	int fd, i;
 
+	if (a->slow_ack && tlp_hold_start(SLOW_HOLD_MIN_MS, SLOW_HOLD_MAX_MS)) {
+		r->failed = KA_ROUNDS;
+		r->hold.held = -1;
+		return;
+	}
+	fd = tlp_connect(a->family, NULL, 0);
 	for (i = 0; fd >= 0 && i < KA_ROUNDS; i++) {
 		double t0 = lab_now();
 
-		if (!tlp_round_pingpong(fd, tlp_drop(sizes[i % 4], 0, 0)))
+		if (!round(fd, tlp_drop(sizes[i % 4], 0, 0)))
 			break;
 		r->ms[r->n++] = (lab_now() - t0) * 1e3;
-		usleep(KA_THINK_US);
+		usleep(a->slow_ack ? SLOW_THINK_US : KA_THINK_US);
 	}
 	r->failed = KA_ROUNDS - r->n;
 	if (fd >= 0)
 		tlp_hangup(fd);
 	usleep(4 * a->rtt_us + 300000);
+	if (a->slow_ack)
+		r->hold = tlp_hold_stop();
 	d = tlp_delta(before, tlp_counters());
 	/*
 	 * A probe or RTO may fire after the next round has begun, so rounds
@@ -199,28 +231,59 @@ static double percentile(struct result *r, double p)
 }
 
 /*
- * A pass: the server's TLP settings for one run of an arm. The extension's
- * sysctl exists on ours only; "off" and "on" leave it at 0, the default.
+ * A pass: the server's TLP settings for one run of an arm. The extensions'
+ * sysctls exist on ours only; "off" and "on" leave them at 0, the default.
  */
 struct pass {
 	const char *name;
 	const char *early_retrans;
 	const char *trust_probe_sack;
+	const char *peer_ack_delay;
 };
 
 static const struct pass passes[] = {
-	{ "off", "0", "0" },
-	{ "on", "3", "0" },
-	{ "trust", "3", "1" },
+	{ "off", "0", "0", "0" },
+	{ "on", "3", "0", "0" },
+	{ "trust", "3", "1", "0" },
+	{ "ackdelay", "3", "0", "1" },
 };
 
 #define TRUST_SYSCTL "net/ipv4/tcp_tlp_trust_probe_sack"
+#define ACK_DELAY_SYSCTL "net/ipv4/tcp_tlp_peer_ack_delay"
+
+/* The sysctl of ours' a pass turns on, or NULL: 6.12 can run it. */
+static const char *pass_extension(const struct pass *p)
+{
+	if (strcmp(p->trust_probe_sack, "0"))
+		return TRUST_SYSCTL;
+	return strcmp(p->peer_ack_delay, "0") ? ACK_DELAY_SYSCTL : NULL;
+}
 
 static bool set_pass(const struct pass *p)
 {
 	if (tlp_sysctl(ns_srv, "net/ipv4/tcp_early_retrans", p->early_retrans))
 		return false;
-	return ktap_upstream() || !tlp_sysctl(ns_srv, TRUST_SYSCTL, p->trust_probe_sack);
+	return ktap_upstream() ||
+	       (!tlp_sysctl(ns_srv, TRUST_SYSCTL, p->trust_probe_sack) &&
+		!tlp_sysctl(ns_srv, ACK_DELAY_SYSCTL, p->peer_ack_delay));
+}
+
+/*
+ * Each one-segment response's ACK is a lone segment's: held, or replaced
+ * by a later segment (a probe's DSACK among them).
+ */
+static bool hold_acted(const struct arm *a, const struct tlp_hold_stats *st)
+{
+	if (st->held < 0) {
+		printf("tlp-bench: %s: the router's ACK hold failed\n", a->name);
+		return false;
+	}
+	if (st->held + st->superseded < KA_ROUNDS / 4) {
+		printf("tlp-bench: %s: the router held %ld ACKs and replaced %ld, fewer than the %d one-segment rounds\n",
+		       a->name, st->held, st->superseded, KA_ROUNDS / 4);
+		return false;
+	}
+	return true;
 }
 
 static bool run_arm(const struct arm *a, const struct pass *p, unsigned int txns)
@@ -240,10 +303,13 @@ static bool run_arm(const struct arm *a, const struct pass *p, unsigned int txns
 		run_fresh(a, txns, &r);
 	else
 		run_keepalive(a, &r);
-	printf("arm %s %s %s n=%d failed=%d rto_txns=%d p50=%.1f p90=%.1f probes=%ld dsacks=%ld retrans=%ld outsegs=%ld\n",
+	printf("arm %s %s %s n=%d failed=%d rto_txns=%d p50=%.1f p90=%.1f probes=%ld dsacks=%ld retrans=%ld outsegs=%ld cuts=%ld undos=%ld",
 	       ktap_upstream() ? "upstream" : "ours", p->name, a->name, r.n, r.failed,
 	       r.rto_txns, percentile(&r, 0.5), percentile(&r, 0.9), r.d.probes,
-	       r.d.dsacks, r.d.retrans, r.d.out);
+	       r.d.dsacks, r.d.retrans, r.d.out, r.d.cuts, r.d.undos);
+	printf(a->slow_ack ? " held=%ld\n" : "\n", r.hold.held);
+	if (a->slow_ack && !hold_acted(a, &r.hold))
+		return false;
 	if (!set_pass(&passes[1])) {
 		printf("tlp-bench: %s: cannot restore the default pass\n", a->name);
 		return false;
@@ -367,9 +433,10 @@ static const struct pass *pass_named(const char *name)
 		if (!strcmp(passes[i].name, name))
 			break;
 	if (i == N_PASSES)
-		printf("tlp-bench: TLP_BENCH_PASSES: no pass '%s' (known: off on trust)\n", name);
-	else if (ktap_upstream() && strcmp(passes[i].trust_probe_sack, "0"))
-		printf("tlp-bench: TLP_BENCH_PASSES: '%s' needs ours' %s\n", name, TRUST_SYSCTL);
+		printf("tlp-bench: TLP_BENCH_PASSES: no pass '%s' (known: off on trust ackdelay)\n", name);
+	else if (ktap_upstream() && pass_extension(&passes[i]))
+		printf("tlp-bench: TLP_BENCH_PASSES: '%s' needs ours' %s\n", name,
+		       pass_extension(&passes[i]));
 	else
 		return &passes[i];
 	return NULL;
@@ -450,7 +517,7 @@ static bool select_from_env(struct selection *sel)
 	if (arms_env && !select_arms(sel, arms_env))
 		return false;
 	if (!select_passes(sel, passes_env ? passes_env :
-			   ktap_upstream() ? "on,off" : "on,trust,off"))
+			   ktap_upstream() ? "on,off" : "on,trust,ackdelay,off"))
 		return false;
 	if (txns_env && !parse_count("TLP_BENCH_TXNS", txns_env, TXNS_MAX, &n))
 		return false;
@@ -478,7 +545,8 @@ int main(int argc, char **argv)
 	 * Every connection starts cold: a connection that ends after an RTO
 	 * saves its reordering degree and ssthresh in tcp_metrics, and every
 	 * later one to the same peer starts from them, so an arm would
-	 * depend on the arms before it (which differ: only ours runs "trust").
+	 * depend on the arms before it (which differ: only ours runs the
+	 * extensions' passes).
 	 */
 	if (tlp_sysctl(ns_srv, "net/ipv4/tcp_no_metrics_save", "1") ||
 	    tlp_sysctl(ns_cli, "net/ipv4/tcp_no_metrics_save", "1")) {

@@ -100,6 +100,8 @@ static inline int tlp_sysctl_read(int ns, const char *name, char *buf, size_t le
 struct tlp_counters {
 	long probes, probe_recovery, timeouts, spurious_probes, retrans, out;
 	long dsacks;
+	long cuts;	/* cwnd reductions short of an RTO: fast recoveries, repaired probes */
+	long undos;	/* reductions found needless and undone (DSACK, timestamps) */
 };
 
 static inline long tlp_stat_in(FILE *f, const char *group, const char *name)
@@ -125,7 +127,7 @@ static inline long tlp_stat_in(FILE *f, const char *group, const char *name)
 
 static inline struct tlp_counters tlp_counters(void)
 {
-	struct tlp_counters c = { -1, -1, -1, -1, -1, -1, -1 };
+	struct tlp_counters c = { -1, -1, -1, -1, -1, -1, -1, -1, -1 };
 	FILE *ext, *snmp;
 
 	tlp_enter(ns_srv);
@@ -139,6 +141,12 @@ static inline struct tlp_counters tlp_counters(void)
 		/* Ours only: absent on upstream, where it stays -1. */
 		c.spurious_probes = tlp_stat_in(ext, "TcpExt", "TCPLossProbeSpurious");
 		c.dsacks = tlp_stat_in(ext, "TcpExt", "TCPDSACKRecv");
+		c.cuts = tlp_stat_in(ext, "TcpExt", "TCPSackRecovery") +
+			 tlp_stat_in(ext, "TcpExt", "TCPRenoRecovery") + c.probe_recovery;
+		c.undos = tlp_stat_in(ext, "TcpExt", "TCPDSACKUndo") +
+			  tlp_stat_in(ext, "TcpExt", "TCPFullUndo") +
+			  tlp_stat_in(ext, "TcpExt", "TCPPartialUndo") +
+			  tlp_stat_in(ext, "TcpExt", "TCPLossUndo");
 		fclose(ext);
 	}
 	if (snmp) {
@@ -155,6 +163,7 @@ static inline struct tlp_counters tlp_delta(struct tlp_counters a, struct tlp_co
 		b.probes - a.probes, b.probe_recovery - a.probe_recovery,
 		b.timeouts - a.timeouts, b.spurious_probes - a.spurious_probes,
 		b.retrans - a.retrans, b.out - a.out, b.dsacks - a.dsacks,
+		b.cuts - a.cuts, b.undos - a.undos,
 	};
 }
 

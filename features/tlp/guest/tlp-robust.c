@@ -248,6 +248,7 @@ static int server_timer_field(void)
 static void case_probe_timer_in_proc(void)
 {
 	struct tlp_request rq = tlp_drop(10, 8, 2);
+	struct tlp_counters before = tlp_counters(), at = before, pre, post;
 	int fd, tr = -1;
 	bool ok;
 
@@ -257,14 +258,22 @@ static void case_probe_timer_in_proc(void)
 	if (ok) {
 		usleep(900000);
 		tr = server_timer_field();
+		at = tlp_counters();
 		ok = tlp_read_response(fd);
 	}
+	pre = tlp_delta(before, at);
+	post = tlp_delta(at, tlp_counters());
 	if (fd >= 0)
 		tlp_hangup(fd);
 	tlp_set_delay(5);
-	ktap_diag("timer field of the server connection: %d", tr);
-	ktap_result(ok && tr == 1,
-		    "a pending probe timer shows in /proc/net/tcp as the retransmit timer (1)");
+	/*
+	 * The RTO shows as 1 too: what makes the pending timer the probe's is
+	 * that no timer had fired when it was read and a probe came next.
+	 */
+	ktap_diag("timer field of the server connection: %d; before the read probes %ld timeouts %ld, after it probes %ld",
+		  tr, pre.probes, pre.timeouts, post.probes);
+	ktap_result(ok && tr == 1 && !pre.probes && !pre.timeouts && post.probes == 1,
+		    "a pending probe timer shows in /proc/net/tcp as the retransmit timer (1), and the probe follows");
 }
 
 static void case_many_connections_no_leak(void)
