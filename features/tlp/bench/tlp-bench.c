@@ -268,22 +268,17 @@ static bool set_pass(const struct pass *p)
 		!tlp_sysctl(ns_srv, ACK_DELAY_SYSCTL, p->peer_ack_delay));
 }
 
-/*
- * Each one-segment response's ACK is a lone segment's: held, or replaced
- * by a later segment (a probe's DSACK among them).
- */
+/* Each of the one-segment responses' ACKs is a lone segment's. */
 static bool hold_acted(const struct arm *a, const struct tlp_hold_stats *st)
 {
-	if (st->held < 0) {
+	if (tlp_hold_acted(st, KA_ROUNDS / 4))
+		return true;
+	if (st->held < 0)
 		printf("tlp-bench: %s: the router's ACK hold failed\n", a->name);
-		return false;
-	}
-	if (st->held + st->superseded < KA_ROUNDS / 4) {
+	else
 		printf("tlp-bench: %s: the router held %ld ACKs and replaced %ld, fewer than the %d one-segment rounds\n",
 		       a->name, st->held, st->superseded, KA_ROUNDS / 4);
-		return false;
-	}
-	return true;
+	return false;
 }
 
 static bool run_arm(const struct arm *a, const struct pass *p, unsigned int txns)

@@ -438,6 +438,16 @@ static inline struct tlp_hold_stats tlp_hold_stop(void)
 }
 
 /*
+ * Did the hold act on a connection with @lone rounds whose response ends in
+ * a lone segment? Each of those ACKs was held, or replaced by a later
+ * segment of the client's (a probe's DSACK among them); -1: it failed.
+ */
+static inline bool tlp_hold_acted(const struct tlp_hold_stats *st, long lone)
+{
+	return st->held >= 0 && st->held + st->superseded >= lone;
+}
+
+/*
  * A round whose client ACKs every segment at once: TCP_QUICKACK 1 takes it
  * out of pingpong mode, and a round that starts more than its RTO after
  * the last data finds it quick-ACKing (see above).

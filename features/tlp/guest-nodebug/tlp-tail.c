@@ -597,8 +597,6 @@ static void case_keepalive_measured_ipv6(void)
 static bool keepalive_slow(const char *what, int family, struct ka_run *r,
 			   struct tlp_hold_stats *st)
 {
-	bool ok;
-
 	memset(r, 0, sizeof(*r));
 	memset(st, 0, sizeof(*st));
 	if (tlp_sysctl(ns_srv, "net/ipv4/tcp_no_metrics_save", "1") ||
@@ -611,9 +609,7 @@ static bool keepalive_slow(const char *what, int family, struct ka_run *r,
 	ktap_diag("%s: the router held %ld ACKs for %.1f-%.1f ms and dropped %ld held ones for a later segment (at least %d wanted together), let %ld through at once",
 		  what, st->held, st->held_min_ms, st->held_max_ms, st->superseded,
 		  KA_ROUNDS / 4, st->passed);
-	ok = r->done == KA_ROUNDS && st->held >= 0 &&
-	     st->held + st->superseded >= KA_ROUNDS / 4;
-	return ok;
+	return r->done == KA_ROUNDS && tlp_hold_acted(st, KA_ROUNDS / 4);
 }
 
 static void case_keepalive_slow(int family)
