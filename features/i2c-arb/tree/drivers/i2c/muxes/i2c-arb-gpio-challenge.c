@@ -279,38 +279,36 @@ static int i2c_arb_defer(const struct i2c_arb_bus_ops *ops, void *ctx,
  * one poll after the release, then the pass (i2c_arb_pass_turn()), then as
  * long as any other claim is asserted, up to I2C_ARB_HOLD_OFF_RETRIES *
  * wait-retry-us after the release or @deadline. Only looks at the lines: a
- * peer sees a master that wants the bus a little later. Returns 0, or a
- * negative errno.
+ * peer sees a master that wants the bus a little later. @last is when we
+ * last looked. Returns 0, or a negative errno.
  */
 static int i2c_arb_hold_off(const struct i2c_arb_timing *t,
 			    const struct i2c_arb_bus_ops *ops, void *ctx,
 			    const struct i2c_arb_history *h, u64 deadline,
-			    struct i2c_arb_claim_result *res)
+			    u64 *last, struct i2c_arb_claim_result *res)
 {
-	u64 now = ops->now_us(ctx), from = now, least, most, last;
+	u64 now = ops->now_us(ctx), from = now, least, most;
 	int ret;
 
 	if (!h->released || t->seed_rounds)
 		return 0;
 	if (!i2c_arb_turn_owed(t, h, now)) {
-		/* Idle since the release, not polling: no gap to report. */
-		last = now;
-		ret = i2c_arb_look(ops, ctx, &last, res);
+		ret = i2c_arb_look(ops, ctx, last, res);
 		if (ret <= 0)
 			return ret;
 	} else {
 		/* We have not looked since before our transfer: blind since. */
-		last = h->released_us;
+		*last = h->released_us;
 	}
 	least = h->released_us + 2ULL * t->slew_us + I2C_ARB_POLL_US;
 	most = max_t(u64, I2C_ARB_HOLD_OFF_RETRIES * (u64)t->retry_us,
 		     least - h->released_us);
 	if (now < least)
 		ops->wait_us(ctx, least - now);
-	ret = i2c_arb_pass_turn(t, ops, ctx, h, deadline, &last, res);
+	ret = i2c_arb_pass_turn(t, ops, ctx, h, deadline, last, res);
 	if (!ret)
 		ret = i2c_arb_defer(ops, ctx, min(h->released_us + most, deadline),
-				    &last, res);
+				    last, res);
 	res->held_off_us = ops->now_us(ctx) - from;
 	return ret;
 }
@@ -347,33 +345,34 @@ static u64 i2c_arb_yield_end(const struct i2c_arb_timing *t, u64 start,
 /*
  * One round of a claim that started at @start: assert our claim, let it
  * slew, then watch the other claims until they are all released or the
- * round ends. Returns 0 if the bus is ours, 1 if it is still taken at the
+ * round ends. @last is when we last looked: a round that starts late (we
+ * were not running after our last look, or right after asserting) shows
+ * as a gap. Returns 0 if the bus is ours, 1 if it is still taken at the
  * end, or a negative errno.
  */
 static int i2c_arb_round(const struct i2c_arb_timing *t,
 			 const struct i2c_arb_bus_ops *ops, void *ctx,
-			 u64 start, u64 deadline,
+			 u64 start, u64 deadline, u64 *last,
 			 struct i2c_arb_claim_result *res)
 {
 	int ret, seen = 0;
-	u64 last, until;
+	u64 until;
 
 	ret = ops->set_claim(ctx, true);
 	if (ret)
 		return ret;
 	ops->wait_us(ctx, t->slew_us);
 
-	last = ops->now_us(ctx);
-	until = i2c_arb_round_end(t, start, last, deadline);
+	until = i2c_arb_round_end(t, start, ops->now_us(ctx), deadline);
 	for (;;) {
-		ret = i2c_arb_look(ops, ctx, &last, res);
+		ret = i2c_arb_look(ops, ctx, last, res);
 		if (ret <= 0)
 			return ret;
 		if (seen && ret < seen && !t->seed_rounds)
 			until = min(until,
-				    i2c_arb_yield_end(t, start, last, deadline));
+				    i2c_arb_yield_end(t, start, *last, deadline));
 		seen = ret;
-		if (last >= until)
+		if (*last >= until)
 			return 1;
 		ops->wait_us(ctx, I2C_ARB_POLL_US);
 	}
@@ -389,18 +388,18 @@ static u64 i2c_arb_backoff_us(const struct i2c_arb_timing *t)
 
 /*
  * Rounds until the bus is ours (0), the deadline passed (1) or a line
- * failed (a negative errno).
+ * failed (a negative errno). @last is when we last looked.
  */
 static int i2c_arb_rounds(const struct i2c_arb_timing *t,
 			  const struct i2c_arb_bus_ops *ops, void *ctx,
-			  u64 start, u64 deadline,
+			  u64 start, u64 deadline, u64 *last,
 			  struct i2c_arb_claim_result *res)
 {
-	u64 now;
+	u64 now, nap;
 	int ret;
 
 	for (;;) {
-		ret = i2c_arb_round(t, ops, ctx, start, deadline, res);
+		ret = i2c_arb_round(t, ops, ctx, start, deadline, last, res);
 		now = ops->now_us(ctx);
 		if (ret <= 0 || now >= deadline)
 			return ret;
@@ -408,10 +407,14 @@ static int i2c_arb_rounds(const struct i2c_arb_timing *t,
 		/*
 		 * Whoever holds the bus may be waiting for us as well: step
 		 * aside for a random while so that one of us wins next time.
+		 * Not looking then is the plan, not a stall: only oversleep
+		 * counts as a gap.
 		 */
 		ops->set_claim(ctx, false);
 		res->backoffs++;
-		ops->wait_us(ctx, min(deadline - now, i2c_arb_backoff_us(t)));
+		nap = min(deadline - now, i2c_arb_backoff_us(t));
+		ops->wait_us(ctx, nap);
+		*last = now + nap;
 	}
 }
 
@@ -438,12 +441,13 @@ VISIBLE_IF_KUNIT int i2c_arb_claim(const struct i2c_arb_timing *t,
 {
 	u64 start = ops->now_us(ctx);
 	u64 deadline = start + t->free_us;
+	u64 last = start;
 	int ret;
 
 	*res = (struct i2c_arb_claim_result){ .start_us = start };
-	ret = i2c_arb_hold_off(t, ops, ctx, h, deadline, res);
+	ret = i2c_arb_hold_off(t, ops, ctx, h, deadline, &last, res);
 	if (!ret)
-		ret = i2c_arb_rounds(t, ops, ctx, start, deadline, res);
+		ret = i2c_arb_rounds(t, ops, ctx, start, deadline, &last, res);
 	res->waited_us = ops->now_us(ctx) - start;
 	if (res->contended) {
 		h->seen_us = res->seen_us;

@@ -37,6 +37,7 @@ struct fake_bus {
 	u64 shortest_backoff;	/* from a release to the next assert */
 	u64 longest_backoff;
 	u64 longest_round;	/* from an assert to the release that follows */
+	u64 stall_after_assert;	/* once: we are not running for this long */
 	bool looked_unclaimed;
 	int look_error;
 	u64 held_from[FAKE_OTHERS];	/* other i claims from this time... */
@@ -57,6 +58,8 @@ static int fake_set_claim(void *ctx, bool assert)
 		}
 		b->asserts++;
 		b->last_assert = b->now;
+		b->now += b->stall_after_assert;
+		b->stall_after_assert = 0;
 	} else if (!assert && b->claimed) {
 		b->longest_round = max(b->longest_round, b->now - b->last_assert);
 		if (!b->releases)
@@ -458,6 +461,36 @@ static void claim_waits_for_the_one_of_eight_masters_holding(struct kunit *test)
 	KUNIT_EXPECT_GT(test, res.backoffs, 0);
 }
 
+/*
+ * A back-off is time we chose not to look: it is no gap between looks, or
+ * every claim that backed off and then timed out would count as stalled.
+ */
+static void claim_that_backs_off_reports_no_look_gap_for_it(struct kunit *test)
+{
+	struct fake_bus *b = test->priv;
+	struct i2c_arb_claim_result res;
+
+	b->held_until[0] = b->now + 20000;
+	KUNIT_EXPECT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &b->hist, &res), 0);
+	KUNIT_ASSERT_GE(test, res.backoffs, 1);
+	KUNIT_EXPECT_LE(test, res.look_gap_us, I2C_ARB_POLL_US + 10);
+}
+
+/*
+ * Not running between asserting our claim and looking is a gap like any
+ * other: a claim that then times out did so while we were not running.
+ */
+static void claim_counts_a_stall_after_asserting_as_a_look_gap(struct kunit *test)
+{
+	struct fake_bus *b = test->priv;
+	struct i2c_arb_claim_result res;
+
+	b->held_until[0] = b->now + 500;
+	b->stall_after_assert = 5000;
+	KUNIT_EXPECT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &b->hist, &res), 0);
+	KUNIT_EXPECT_GE(test, res.look_gap_us, 5000 + 10);
+}
+
 /* A claim line that cannot be read fails the claim, with ours released. */
 static void claim_fails_with_line_error_and_releases(struct kunit *test)
 {
@@ -489,6 +522,8 @@ static struct kunit_case claim_cases[] = {
 	KUNIT_CASE(claim_honours_slew_before_every_look),
 	KUNIT_CASE(release_waits_slew_after_dropping_claim),
 	KUNIT_CASE(claim_waits_for_the_one_of_eight_masters_holding),
+	KUNIT_CASE(claim_that_backs_off_reports_no_look_gap_for_it),
+	KUNIT_CASE(claim_counts_a_stall_after_asserting_as_a_look_gap),
 	KUNIT_CASE(claim_fails_with_line_error_and_releases),
 	{}
 };
