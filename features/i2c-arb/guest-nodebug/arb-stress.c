@@ -4,15 +4,18 @@
  * defaults (wait-free-us 50 ms): the masters of the two- and three-master
  * overlays make 100,000 claims between them (50,000 and 33,334 transfers
  * each: writes and read-backs of its own EEPROM bytes) at once, one thread
- * per master on both CPUs, and no transfer is tried again. Two properties per overlay, each a case:
+ * per master on both CPUs, and no transfer is tried again. Two properties
+ * per overlay, each a case:
  *
  *  - safety: nothing collides on the wires, no byte comes back wrong, and
  *    a transfer fails only with -EBUSY (a claim given up at wait-free-us);
- *  - fairness: no -EBUSY that a stall does not explain (a vCPU stalled
- *    for ARB_STALL_EXPLAINS_MS in the wait-free window before it, or the
- *    claimer not running between two looks): at the binding's defaults a
- *    fair arbitrator gives no master a reason to wait 50 ms; and every
- *    transfer in the arbitrators' trace (arb-fair.h). How often a waiter
+ *  - fairness: every transfer is in the arbitrators' trace, and no claim
+ *    given up there lacks a stall to explain it: its arbitrator did not
+ *    look for more than wait-retry-us, or a vCPU stalled for
+ *    ARB_STALL_EXPLAINS_MS during its wait (arb_claim_explained()). At
+ *    the binding's defaults a fair arbitrator gives no running master a
+ *    reason to wait 50 ms. The story of an unexplained one (every claim
+ *    that overlapped it, and the stalls) is printed. How often a waiter
  *    was passed, read from the trace, is reported: under TCG looks come
  *    late and even two masters see a rare double pass (arb-fair.h).
  *
@@ -30,13 +33,14 @@
 
 #define CLAIMS			100000	/* per overlay run, all masters */
 #define CONTROL_TRANSFERS	3000
+#define ARB_STORIES		4	/* failed claims told in full, per run */
 
-static void report_master(int m, int child, const struct hammer *h)
+/* @s: the master's debugfs stats, read before its overlay went down. */
+static void report_master(int m, const char *s, const struct hammer *h)
 {
-	char s[1024];
 	int i;
 
-	if (arb_stats(child, s, sizeof(s)) < 0)
+	if (!*s)
 		return;
 	ktap_diag("master %c: claim wait p50 < %lld us, p99 < %lld us, max %lld us; hold max %lld us; %lld contended, %lld back-offs, %lld timeouts (%lld stalled)",
 		  'A' + m, arb_wait_pct(s, 50), arb_wait_pct(s, 99), lab_key_num(s, "wait_max_us"),
@@ -46,19 +50,6 @@ static void report_master(int m, int child, const struct hammer *h)
 	for (i = 0; i < h->busy && i < 16; i++)
 		ktap_diag("master %c: EBUSY at %.3f s, longest stall of a CPU in the 50 ms before: %.1f ms",
 			  'A' + m, h->busy_at[i], stall_before(h->busy_at[i]));
-}
-
-/* Claims given up while their arbitrator was not running, over all masters. */
-static long long claims_timed_out_stalled(const int *bus, int masters)
-{
-	long long n = 0;
-	char s[1024];
-	int m;
-
-	for (m = 0; m < masters; m++)
-		if (arb_stats(bus[m], s, sizeof(s)) >= 0)
-			n += lab_key_num(s, "timeouts_stalled");
-	return n;
 }
 
 /* The seed's rounds on every arbitrator of @bus (the control), or ours. */
@@ -76,7 +67,9 @@ static bool seed_rounds(const int *bus, int masters, bool on)
 struct run {
 	struct hammer h[ARB_MAX], sum;
 	int bus[ARB_MAX];
-	long long coll, stalled;
+	long long coll;
+	long unexplained;		/* claims given up, arb_failures_judged() */
+	char stats[ARB_MAX][1024];
 	bool up, traced;
 	struct arb_fairness f;
 };
@@ -84,6 +77,7 @@ struct run {
 static void run_masters(struct run *r, int masters, long transfers, bool seed)
 {
 	struct arb_topo t;
+	int m;
 
 	memset(r, 0, sizeof(*r));
 	r->coll = -1;
@@ -95,32 +89,40 @@ static void run_masters(struct run *r, int masters, long transfers, bool seed)
 		hammer_all(r->h, masters, r->bus, transfers, &r->sum);
 		arb_trace_end();
 		r->coll = wsim_read_num(t.sim_dir, "monitor/collisions");
-		r->stalled = claims_timed_out_stalled(r->bus, masters);
+		for (m = 0; m < masters; m++)
+			if (arb_stats(r->bus[m], r->stats[m], sizeof(r->stats[m])) < 0)
+				r->stats[m][0] = 0;
 		if (r->traced)
 			arb_fairness(arb_trace_read(r->bus, masters), &r->f);
 	}
 	topo_down(&t);
 }
 
-static void run_diag(const struct run *r, int masters, const char *what)
+static void run_diag(struct run *r, int masters, const char *what, int stories)
 {
 	int m;
 
 	hammer_diag(r->h, masters);
 	for (m = 0; m < masters; m++)
-		report_master(m, r->bus[m], &r->h[m]);
+		report_master(m, r->stats[m], &r->h[m]);
 	ktap_diag("%s: %ld transfers in %.1f s, %lld collisions, %ld EBUSY; vCPU stalls over %d ms: %d, longest %.1f ms",
 		  what, r->sum.done, r->sum.seconds, r->coll, r->sum.busy,
 		  ARB_STALL_MS, arb_nstalls, arb_stall_max_ms);
 	if (r->traced)
 		arb_fairness_diag(what, &r->f);
+	if (r->traced && stories)
+		r->unexplained = arb_failures_judged(r->f.claims, stories);
 }
 
-/* No -EBUSY without a stall to explain it, every transfer traced. */
-static bool fair(const struct run *r, int masters)
+/*
+ * Every transfer traced, every failure an -EBUSY, and each claim given up
+ * explained by its own trace (arb_claim_explained()). 6.12 promises
+ * exclusion, not fairness: there -EBUSY is only counted.
+ */
+static bool fair(const struct run *r)
 {
 	return r->up && r->traced && r->f.claims == r->sum.done + r->sum.failed &&
-	       hammer_failures_explained(r->h, masters, &r->sum, r->stalled);
+	       r->sum.failed == r->sum.busy && (ktap_upstream() || !r->unexplained);
 }
 
 static void stress(int masters, const char *safe, const char *fairness)
@@ -132,12 +134,12 @@ static void stress(int masters, const char *safe, const char *fairness)
 	run_masters(&r, masters, transfers, false);
 	snprintf(what, sizeof(what), "%d masters", masters);
 	if (r.up)
-		run_diag(&r, masters, what);
+		run_diag(&r, masters, what, ARB_STORIES);
 	ktap_result(r.up && r.coll == 0 && r.sum.corrupted == 0 &&
 		    r.sum.failed == r.sum.busy &&
 		    r.sum.done + r.sum.failed == masters * transfers, safe);
 	if (ktap_extension(fairness))
-		ktap_result(fair(&r, masters), fairness);
+		ktap_result(fair(&r), fairness);
 }
 
 /* The control: our arbitrators claiming as the seed does, numbers only. */
@@ -149,7 +151,7 @@ static void control(int masters)
 	run_masters(&r, masters, CONTROL_TRANSFERS, true);
 	snprintf(what, sizeof(what), "control, %d masters, seed's rounds", masters);
 	if (r.up)
-		run_diag(&r, masters, what);
+		run_diag(&r, masters, what, 0);
 	else
 		ktap_diag("%s: no overlay or no seed_rounds switch", what);
 }

@@ -222,4 +222,102 @@ static inline void arb_fairness_diag(const char *what, const struct arb_fairness
 		  what, p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]);
 }
 
+/*
+ * A claim given up is explained, and nothing the protocol could have done
+ * better, when its arbitrator was not running when it should have looked
+ * (its own longest gap between looks, which covers all of its wait but
+ * planned back-offs, is more than wait-retry-us) or when a vCPU stalled
+ * ARB_STALL_EXPLAINS_MS or more during its wait (a holder stalled in its
+ * transfer keeps the bus, a waiter stalled at a release misses it).
+ */
+static inline double arb_stall_during(const struct arb_claim *c)
+{
+	double from = c->start / 1e6, to = c->end / 1e6, worst = 0;
+	int i;
+
+	for (i = 0; i < arb_nstalls; i++)
+		if (arb_stalls[i].at >= from && arb_stalls[i].at - arb_stalls[i].ms / 1e3 <= to &&
+		    arb_stalls[i].ms > worst)
+			worst = arb_stalls[i].ms;
+	return worst;
+}
+
+static inline bool arb_claim_explained(const struct arb_claim *c)
+{
+	return c->gap > ARB_RETRY_US || arb_stall_during(c) >= ARB_STALL_EXPLAINS_MS;
+}
+
+/*
+ * What happened while a claim that gave up waited: every traced claim that
+ * overlapped it, in the order they started, with times in ms from its
+ * start, and the vCPU stalls of the window. A failed claim is rare and the
+ * run too long to repeat: its story is printed where it happened.
+ */
+#define ARB_STORY_LINES		64
+
+static inline int arb_by_start(const void *a, const void *b)
+{
+	const struct arb_claim *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static inline void arb_claim_story(const struct arb_claim *c, long n)
+{
+	double t0 = c->start / 1e3;
+	int lines = 0, i;
+	long j;
+
+	ktap_diag("claim of master %c gave up (%d), %s: waited %.1f ms, longest gap between looks %llu us, %u back-offs; overlapping claims (ms from its start):",
+		  'A' + c->master, c->ret, arb_claim_explained(c) ? "explained" : "unexplained",
+		  (c->end - c->start) / 1e3, c->gap, c->backoffs);
+	for (j = 0; j < n && lines < ARB_STORY_LINES; j++) {
+		const struct arb_claim *o = &arb_acqs[j];
+
+		if (o->released < c->start || o->start > c->end)
+			continue;
+		ktap_diag("  %c start %+8.3f won %+8.3f released %+8.3f gap %5llu us back-offs %u ret %d",
+			  'A' + o->master, o->start / 1e3 - t0, o->end / 1e3 - t0,
+			  o->released / 1e3 - t0, o->gap, o->backoffs, o->ret);
+		lines++;
+	}
+	for (i = 0; i < arb_nstalls; i++)
+		if (arb_stalls[i].at * 1e3 >= t0 - 10 && arb_stalls[i].at * 1e3 <= c->end / 1e3 + 10)
+			ktap_diag("  vCPU stall of %.1f ms ending at %+8.3f", arb_stalls[i].ms,
+				  arb_stalls[i].at * 1e3 - t0);
+}
+
+/*
+ * Judge every claim of arb_claims[] that gave up; tell the story of the
+ * first @most unexplained ones (or of the first one, if all are explained).
+ * Returns how many nothing explains.
+ */
+static inline long arb_failures_judged(long n, int most)
+{
+	long i, failed = 0, by_gap = 0, by_stall = 0, unexplained = 0;
+	const struct arb_claim *first = NULL;
+
+	memcpy(arb_acqs, arb_claims, n * sizeof(arb_claims[0]));
+	qsort(arb_acqs, n, sizeof(arb_acqs[0]), arb_by_start);
+	for (i = 0; i < n; i++) {
+		const struct arb_claim *c = &arb_claims[i];
+
+		if (!c->ret)
+			continue;
+		first = first ? first : c;
+		failed++;
+		if (c->gap > ARB_RETRY_US)
+			by_gap++;
+		else if (arb_stall_during(c) >= ARB_STALL_EXPLAINS_MS)
+			by_stall++;
+		else if (unexplained++ < most)
+			arb_claim_story(c, n);
+	}
+	if (first && !unexplained && most)
+		arb_claim_story(first, n);
+	ktap_diag("%ld claims given up: %ld while their arbitrator did not look for over %d us, %ld during a vCPU stall of %d ms or more, %ld unexplained",
+		  failed, by_gap, ARB_RETRY_US, by_stall, ARB_STALL_EXPLAINS_MS, unexplained);
+	return unexplained;
+}
+
 #endif /* ARB_FAIR_H */
