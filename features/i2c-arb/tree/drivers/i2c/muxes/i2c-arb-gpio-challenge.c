@@ -292,13 +292,14 @@ static int i2c_arb_hold_off(const struct i2c_arb_timing *t,
 
 	if (!h->released || t->seed_rounds)
 		return 0;
+	/*
+	 * Idle between our release and this claim, we had no reason to look:
+	 * gaps count from the claim's start.
+	 */
 	if (!i2c_arb_turn_owed(t, h, now)) {
 		ret = i2c_arb_look(ops, ctx, last, res);
 		if (ret <= 0)
 			return ret;
-	} else {
-		/* We have not looked since before our transfer: blind since. */
-		*last = h->released_us;
 	}
 	least = h->released_us + 2ULL * t->slew_us + I2C_ARB_POLL_US;
 	most = max_t(u64, I2C_ARB_HOLD_OFF_RETRIES * (u64)t->retry_us,

@@ -69,9 +69,9 @@ struct i2c_arb_history {
  * @waited_us: from the start of the claim until it was won or given up
  * @held_off_us: of which spent yielding to others after our last release
  * @look_gap_us: the longest time between two looks at the other claims,
- *	from the start of the claim (or from our last release, if the turn
- *	was owed) to its first look, and between any two looks after, a
- *	back-off counting only by how much it overslept (a poll is
+ *	from the start of the claim to its first look, and between any two
+ *	looks after, a back-off counting only by how much it overslept, the
+ *	idle time before the claim not at all (a poll is
  *	I2C_ARB_POLL_US: more means we were not running, and may have missed
  *	another master's whole transfer)
  * @seen_us: when a look last saw another claim (if @contended)

@@ -353,6 +353,7 @@ static void claim_after_contended_release_passes_the_turn(struct kunit *test)
 	struct fake_bus *b = test->priv;
 	struct i2c_arb_claim_result res;
 	u64 released = claim_contended_and_release(test);
+	u64 start = b->now;
 
 	b->held_from[1] = released + 1000;
 	b->held_until[1] = released + 1800;
@@ -361,8 +362,24 @@ static void claim_after_contended_release_passes_the_turn(struct kunit *test)
 	KUNIT_EXPECT_LE(test, b->last_assert, released + 1800 + I2C_ARB_POLL_US);
 	KUNIT_EXPECT_EQ(test, res.backoffs, 0);
 	KUNIT_EXPECT_TRUE(test, res.contended);
-	/* we did not look between our transfer and 2 * slew + one poll */
-	KUNIT_EXPECT_GE(test, res.look_gap_us, 2 * 10 + I2C_ARB_POLL_US);
+	/* we did not look before 2 * slew + one poll after the release */
+	KUNIT_EXPECT_GE(test, res.look_gap_us, released + 2 * 10 + I2C_ARB_POLL_US - start);
+}
+
+/*
+ * Idle for 10 ms after a contended release, we still owe the turn, but had
+ * no reason to look: that is no gap between looks, or a later -EBUSY of a
+ * master that transfers every few ms would count as stalled.
+ */
+static void claim_owing_the_turn_reports_no_look_gap_for_the_idle_time(struct kunit *test)
+{
+	struct fake_bus *b = test->priv;
+	struct i2c_arb_claim_result res;
+
+	claim_contended_and_release(test);
+	b->now += 10000;
+	KUNIT_EXPECT_EQ(test, i2c_arb_claim(&binding_defaults, &fake_ops, b, &b->hist, &res), 0);
+	KUNIT_EXPECT_LT(test, res.look_gap_us, I2C_ARB_POLL_US);
 }
 
 /*
@@ -518,6 +535,7 @@ static struct kunit_case claim_cases[] = {
 	KUNIT_CASE(claim_after_release_yields_for_three_wait_retry_only),
 	KUNIT_CASE(claim_after_contended_release_passes_the_turn),
 	KUNIT_CASE(claim_after_contended_release_passes_for_wait_retry_only),
+	KUNIT_CASE(claim_owing_the_turn_reports_no_look_gap_for_the_idle_time),
 	KUNIT_CASE(claim_long_after_contention_does_not_pass),
 	KUNIT_CASE(claim_honours_slew_before_every_look),
 	KUNIT_CASE(release_waits_slew_after_dropping_claim),
