@@ -104,37 +104,51 @@ struct tlp_counters {
 	long undos;	/* reductions found needless and undone (DSACK, timestamps) */
 };
 
-static inline long tlp_stat_in(FILE *f, const char *group, const char *name)
+/*
+ * Counter @name of @group in @text, the whole of /proc/net/netstat or
+ * /proc/net/snmp: lines in pairs, "Group: name name ..." then "Group: value
+ * value ...". -1 if absent.
+ */
+static inline long tlp_stat_in(const char *text, const char *group, const char *name)
 {
-	char names[8192], values[8192], *n, *v, *sn, *sv;
-	size_t glen = strlen(group);
+	size_t glen = strlen(group), nlen = strlen(name);
+	const char *names, *values, *n, *v;
 
-	rewind(f);
-	while (fgets(names, sizeof(names), f) && fgets(values, sizeof(values), f)) {
-		if (strncmp(names, group, glen) || names[glen] != ':')
+	for (names = text; names && *names; names = strchr(values, '\n'), names = names ? names + 1 : NULL) {
+		values = strchr(names, '\n');
+		if (!values++)
+			return -1;
+		if (strncmp(names, group, glen) || names[glen] != ':' ||
+		    strncmp(values, names, glen + 1))
 			continue;
-		n = strtok_r(names + glen + 1, " \n", &sn);
-		v = strtok_r(values + glen + 1, " \n", &sv);
-		while (n && v) {
-			if (!strcmp(n, name))
+		/* Walk both lines a word at a time, from after "Group:". */
+		for (n = names + glen + 1, v = values + glen + 1; *n != '\n' && *v != '\n';) {
+			n += strspn(n, " ");
+			v += strspn(v, " ");
+			if (!strncmp(n, name, nlen) && (n[nlen] == ' ' || n[nlen] == '\n'))
 				return atol(v);
-			n = strtok_r(NULL, " \n", &sn);
-			v = strtok_r(NULL, " \n", &sv);
+			n += strcspn(n, " \n");
+			v += strcspn(v, " \n");
 		}
 	}
 	return -1;
 }
 
+/*
+ * Both files of the server namespace, each read once: one snapshot, and
+ * the kernel formats each once per call, not once per counter.
+ */
 static inline struct tlp_counters tlp_counters(void)
 {
 	struct tlp_counters c = { -1, -1, -1, -1, -1, -1, -1, -1, -1 };
-	FILE *ext, *snmp;
+	static char ext[16384], snmp[8192];
+	int ext_len, snmp_len;
 
 	tlp_enter(ns_srv);
-	ext = fopen("/proc/thread-self/net/netstat", "r");
-	snmp = fopen("/proc/thread-self/net/snmp", "r");
+	ext_len = lab_read("/proc/thread-self/net/netstat", ext, sizeof(ext));
+	snmp_len = lab_read("/proc/thread-self/net/snmp", snmp, sizeof(snmp));
 	tlp_enter(ns_cli);
-	if (ext) {
+	if (ext_len > 0) {
 		c.probes = tlp_stat_in(ext, "TcpExt", "TCPLossProbes");
 		c.probe_recovery = tlp_stat_in(ext, "TcpExt", "TCPLossProbeRecovery");
 		c.timeouts = tlp_stat_in(ext, "TcpExt", "TCPTimeouts");
@@ -147,12 +161,10 @@ static inline struct tlp_counters tlp_counters(void)
 			  tlp_stat_in(ext, "TcpExt", "TCPFullUndo") +
 			  tlp_stat_in(ext, "TcpExt", "TCPPartialUndo") +
 			  tlp_stat_in(ext, "TcpExt", "TCPLossUndo");
-		fclose(ext);
 	}
-	if (snmp) {
+	if (snmp_len > 0) {
 		c.retrans = tlp_stat_in(snmp, "Tcp", "RetransSegs");
 		c.out = tlp_stat_in(snmp, "Tcp", "OutSegs");
-		fclose(snmp);
 	}
 	return c;
 }
