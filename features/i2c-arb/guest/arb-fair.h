@@ -306,12 +306,14 @@ static inline long arb_failures_judged(long n, int most)
 			continue;
 		first = first ? first : c;
 		failed++;
-		if (c->gap > ARB_RETRY_US)
+		if (!arb_claim_explained(c)) {
+			if (unexplained++ < most)
+				arb_claim_story(c, n);
+		} else if (c->gap > ARB_RETRY_US) {
 			by_gap++;
-		else if (arb_stall_during(c) >= ARB_STALL_EXPLAINS_MS)
+		} else {
 			by_stall++;
-		else if (unexplained++ < most)
-			arb_claim_story(c, n);
+		}
 	}
 	if (first && !unexplained && most)
 		arb_claim_story(first, n);

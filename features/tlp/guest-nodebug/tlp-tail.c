@@ -520,13 +520,19 @@ static void ka_report(const char *what, const struct ka_run *r)
 		  r->explained, r->unexplained);
 }
 
+/* Every round done, no needless round without a stall, few rounds stalled. */
+static bool ka_clean(const struct ka_run *r)
+{
+	return r->done == KA_ROUNDS && r->unexplained == 0 && r->stalled <= KA_STALLED_MAX;
+}
+
 static bool keepalive_clean(const char *what, int family, const struct ka_peer *peer)
 {
 	struct ka_run r;
 
 	keepalive(family, peer, &r);
 	ka_report(what, &r);
-	return r.done == KA_ROUNDS && r.unexplained == 0 && r.stalled <= KA_STALLED_MAX;
+	return ka_clean(&r);
 }
 
 static void case_keepalive(void)
@@ -632,8 +638,7 @@ static void case_keepalive_slow(int family)
 	ok = keepalive_slow(family == AF_INET ? "IPv4, slow receiver, defaults" :
 			    "IPv6, slow receiver, defaults", family, &r, &st);
 	tlp_set_delay(10);
-	ktap_result(ok && !r.unexplained && r.stalled <= KA_STALLED_MAX &&
-		    st.held >= KA_ROUNDS / 4, name);
+	ktap_result(ok && ka_clean(&r) && st.held >= KA_ROUNDS / 4, name);
 }
 
 static void case_keepalive_slow_ipv4(void)
@@ -693,8 +698,7 @@ static void case_keepalive_slow_measured(void)
 	ok = keepalive_slow("IPv4, slow receiver, tcp_tlp_peer_ack_delay 1", AF_INET, &r, &st);
 	set_ours("tcp_tlp_peer_ack_delay", "0");
 	tlp_set_delay(10);
-	ktap_result(ok && !r.unexplained && r.stalled <= KA_STALLED_MAX &&
-		    st.held >= KA_ROUNDS / 4, name);
+	ktap_result(ok && ka_clean(&r) && st.held >= KA_ROUNDS / 4, name);
 }
 
 /*
